@@ -1,0 +1,4 @@
+//! The UCI front end.
+
+pub mod command;
+pub mod output;
