@@ -3,7 +3,12 @@
 //! Module map:
 //! - [`chess`]: the rules (board, FEN, moves, move generation, perft, SAN).
 //!   Depends on nothing else of ours.
+//! - [`eval`]: the static evaluation.
+//! - [`search`]: alpha-beta search, transposition table, time management,
+//!   search threads.
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
 
 pub mod chess;
+pub mod eval;
+pub mod search;
 pub mod uci;

@@ -1,45 +1,137 @@
+//! The `forsyth` command: UCI by default, plus tools for scripts.
+
 use forsyth::chess::Position;
 use forsyth::chess::perft::{self, PerftCase};
+use forsyth::search::bench;
+use forsyth::uci::engine::{self, ENGINE_NAME};
+use std::process::ExitCode;
 use std::time::Instant;
 
-fn main() {
+const HELP: &str = "\
+Forsyth, a UCI chess engine.
+
+Usage:
+  forsyth                     speak UCI on stdin/stdout (what GUIs run)
+  forsyth bench [DEPTH]       search the bench positions; last line: <nodes> nodes <nps> nps
+  forsyth perft N [FEN]       count leaf nodes N plies deep (start position if no FEN)
+  forsyth perft-suite FILE... check every position of perft suites (EPD with ;D<n> <count>)
+  forsyth --version           print the version
+  forsyth --help              print this help
+";
+
+fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("perft-suite") => {
-            let mut passed = 0;
-            let mut failed = 0;
-            let start = Instant::now();
-            for file in &args[1..] {
-                let text = std::fs::read_to_string(file).unwrap();
-                for line in text.lines() {
-                    let Some(case) = PerftCase::parse(line) else {
-                        continue;
-                    };
-                    let pos = Position::from_fen(&case.fen).unwrap().0;
-                    let mut ok = true;
-                    for &(d, n) in &case.counts {
-                        let got = perft::perft(&pos, d);
-                        if got != n {
-                            println!("FAIL {} depth {d}: {got} != {n}", case.fen);
-                            ok = false;
-                        }
-                    }
-                    if ok { passed += 1 } else { failed += 1 }
+    let result = match args.first().map(String::as_str) {
+        None => engine::run(),
+        Some("--help" | "-h" | "help") => {
+            print!("{HELP}");
+            Ok(())
+        }
+        Some("--version" | "-V" | "version") => {
+            println!("{ENGINE_NAME} {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        Some("bench") => cmd_bench(&args[1..]),
+        Some("perft") => cmd_perft(&args[1..]),
+        Some("perft-suite") => cmd_perft_suite(&args[1..]),
+        Some(other) => Err(format!("unknown command '{other}' (see forsyth --help)")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("forsyth: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn parse_depth(arg: Option<&String>, default: u32) -> Result<u32, String> {
+    match arg {
+        None => Ok(default),
+        Some(s) => s.parse().map_err(|_| format!("'{s}' is not a depth")),
+    }
+}
+
+fn cmd_bench(args: &[String]) -> Result<(), String> {
+    let depth = parse_depth(args.first(), bench::DEFAULT_DEPTH)?;
+    let (nodes, time) = bench::run(depth)?;
+    let ms = time.as_millis().max(1) as u64;
+    println!("Positions:  {}", bench::POSITIONS.len());
+    println!("Depth:      {depth}");
+    println!("Time (ms):  {ms}");
+    println!("{nodes} nodes {} nps", nodes * 1000 / ms);
+    Ok(())
+}
+
+fn cmd_perft(args: &[String]) -> Result<(), String> {
+    let Some(d) = args.first() else {
+        return Err("perft needs a depth".into());
+    };
+    let depth = parse_depth(Some(d), 1)?;
+    let pos = if args.len() > 1 {
+        let fen = args[1..].join(" ");
+        let (pos, warnings) = Position::from_fen(&fen).map_err(|e| e.to_string())?;
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
+        pos
+    } else {
+        Position::startpos()
+    };
+    let start = Instant::now();
+    println!("{}", perft::report(&pos, depth, false));
+    eprintln!("time: {} ms", start.elapsed().as_millis());
+    Ok(())
+}
+
+fn cmd_perft_suite(files: &[String]) -> Result<(), String> {
+    if files.is_empty() {
+        return Err("perft-suite needs at least one file".into());
+    }
+    let (mut passed, mut failed, mut nodes) = (0, 0, 0u64);
+    let start = Instant::now();
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        for (n, line) in text.lines().enumerate() {
+            let Some(case) = PerftCase::parse(line) else {
+                continue;
+            };
+            let pos = match Position::from_fen(&case.fen) {
+                Ok((p, _)) => p,
+                Err(e) => {
+                    println!("FAIL {file}:{}: {e}", n + 1);
+                    failed += 1;
+                    continue;
+                }
+            };
+            let mut ok = true;
+            for &(depth, expected) in &case.counts {
+                let got = perft::perft(&pos, depth);
+                nodes += got;
+                if got != expected {
+                    println!(
+                        "FAIL {file}:{} depth {depth}: {got} instead of {expected}: {}",
+                        n + 1,
+                        case.fen
+                    );
+                    ok = false;
                 }
             }
-            println!("passed {passed} failed {failed} in {:?}", start.elapsed());
-        }
-        Some("perft") => {
-            let depth: u32 = args[1].parse().unwrap();
-            let pos = if args.len() > 2 {
-                Position::from_fen(&args[2..].join(" ")).unwrap().0
+            if ok {
+                passed += 1;
             } else {
-                Position::startpos()
-            };
-            let start = Instant::now();
-            println!("{}", perft::report(&pos, depth, false));
-            eprintln!("{:?}", start.elapsed());
+                failed += 1;
+            }
         }
-        _ => {}
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{passed} positions passed, {failed} failed ({nodes} nodes in {secs:.1} s, {:.0} Mnps)",
+        nodes as f64 / secs.max(1e-9) / 1e6
+    );
+    if failed > 0 {
+        Err(format!("{failed} perft positions failed"))
+    } else {
+        Ok(())
     }
 }

@@ -437,11 +437,71 @@ impl Position {
         s
     }
 
+    /// The same position with colours swapped and the board turned top to
+    /// bottom: White's pieces become Black's on the mirrored squares.
+    pub fn mirrored(&self) -> Position {
+        let mut board = [None; 64];
+        for sq in Square::all() {
+            if let Some(p) = self.piece_at(sq) {
+                board[sq.flip_rank().index()] = Some(Piece::new(p.color().flip(), p.kind()));
+            }
+        }
+        let mut castling = Vec::new();
+        for color in Color::BOTH {
+            for kingside in [true, false] {
+                if let Some(rook) = self.castling_rook(color, kingside) {
+                    let c = rook.file_char();
+                    castling.push(if color == Color::Black {
+                        c.to_ascii_uppercase()
+                    } else {
+                        c
+                    });
+                }
+            }
+        }
+        let setup = Setup {
+            board,
+            side: self.side.flip(),
+            castling,
+            ep: self.ep.map(Square::flip_rank),
+            halfmove: self.halfmove,
+            fullmove: self.fullmove,
+        };
+        match Position::from_setup(&setup) {
+            Ok((pos, _)) => pos,
+            Err(e) => unreachable!("the mirror of a valid position is valid: {e}"),
+        }
+    }
+
+    /// The board as text art with the FEN, key and checkers (the `d` command).
+    pub fn pretty(&self) -> String {
+        let mut s = String::new();
+        let border = " +---+---+---+---+---+---+---+---+\n";
+        s.push_str(border);
+        for rank in (0..8).rev() {
+            s.push_str(" |");
+            for file in 0..8 {
+                let c = self
+                    .piece_at(Square::from_coords(file, rank))
+                    .map_or(' ', Piece::fen_char);
+                s.push_str(&format!(" {c} |"));
+            }
+            s.push_str(&format!(" {}\n", rank + 1));
+            s.push_str(border);
+        }
+        s.push_str("   a   b   c   d   e   f   g   h\n\n");
+        s.push_str(&format!("Fen: {}\n", self.fen()));
+        s.push_str(&format!("Key: {:016X}\n", self.key()));
+        let checkers: Vec<String> = self.checkers().map(|sq| sq.to_string()).collect();
+        s.push_str(&format!("Checkers: {}", checkers.join(" ")));
+        s
+    }
+
     /// No other rook of this colour stands beyond `rook` on its back rank.
     fn is_outermost_rook(&self, color: Color, rook: Square, kingside: bool) -> bool {
         let rooks = self.pieces(color, PieceType::Rook) & Bitboard::rank(rook.rank());
         let beyond = if kingside {
-            Bitboard(!((2u64 << rook.index()) - 1))
+            Bitboard((!0u64 << rook.index()) << 1)
         } else {
             Bitboard((1u64 << rook.index()) - 1)
         };

@@ -14,7 +14,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, FenWarning, Setup};
-pub use moves::{Move, MoveKind, MoveList};
+pub use moves::{Move, MoveKind, MoveList, UciMoveError};
 pub use position::Position;
 pub use types::{Color, Piece, PieceType, Square};
 

@@ -131,24 +131,79 @@ impl Position {
     }
 
     /// Whether `m` is a legal move here. Works for any 16-bit value (for
-    /// example a move from a hash table entry of another position).
+    /// example a move from a hash table entry of another position) without
+    /// generating the moves.
     pub fn is_legal(&self, m: Move) -> bool {
-        struct Find(Move, bool);
-        impl MoveSink for Find {
-            #[inline(always)]
-            fn push(&mut self, m: Move) {
-                self.1 |= m == self.0;
-            }
-        }
-        let Some(piece) = self.piece_at(m.from()) else {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let (from, to) = (m.from(), m.to());
+        let Some(piece) = self.piece_at(from) else {
             return false;
         };
-        if piece.color() != self.side_to_move() {
+        // Promotion bits on anything but a promotion make a different move.
+        if piece.color() != us
+            || from == to
+            || (m.kind() != MoveKind::Promotion && m.bits() & 0x3000 != 0)
+        {
             return false;
         }
-        let mut f = Find(m, false);
-        self.generate::<ALL, _>(&mut f);
-        f.1
+        let kind = piece.kind();
+        let ksq = self.king_square(us);
+        match m.kind() {
+            MoveKind::Castling => {
+                let kingside = to.file() > from.file();
+                return kind == PieceType::King
+                    && self.checkers().is_empty()
+                    && self.castling_rook(us, kingside) == Some(to)
+                    && self.castling_allowed(ksq, to);
+            }
+            MoveKind::EnPassant => {
+                return kind == PieceType::Pawn
+                    && self.ep_in_key
+                    && self.ep_square() == Some(to)
+                    && attacks::pawn(us, from).has(to)
+                    && self.ep_is_safe(from, to, to.offset(them.forward()));
+            }
+            MoveKind::Normal | MoveKind::Promotion => {}
+        }
+        let occ = self.occupied();
+        if self.color(us).has(to) {
+            return false;
+        }
+        if kind == PieceType::Pawn {
+            let promoting = to.rank() == us.relative_rank(7);
+            if promoting != (m.kind() == MoveKind::Promotion) {
+                return false;
+            }
+            let up = us.forward();
+            let single = from.offset(up);
+            let reachable = (to == single && !occ.has(to))
+                || (from.rank() == us.relative_rank(1)
+                    && to == single.offset(up)
+                    && !occ.has(single)
+                    && !occ.has(to))
+                || (attacks::pawn(us, from).has(to) && self.color(them).has(to));
+            if !reachable {
+                return false;
+            }
+        } else if m.kind() == MoveKind::Promotion || !attacks::piece(kind, from, occ).has(to) {
+            return false;
+        }
+        if kind == PieceType::King {
+            return !self.is_attacked(to, them, occ.without(from));
+        }
+        let checkers = self.checkers();
+        if checkers.several() {
+            return false;
+        }
+        if let Some(c) = checkers.single() {
+            if !attacks::between(ksq, c).with(c).has(to) {
+                return false;
+            }
+        }
+        !attacks::line(ksq, from).any()
+            || !self.pinned(us).has(from)
+            || attacks::line(ksq, from).has(to)
     }
 
     /// Our pieces that are the only blocker between our king and an enemy slider.
@@ -325,30 +380,78 @@ impl Position {
 
     fn generate_castling<S: MoveSink>(&self, sink: &mut S) {
         let us = self.side_to_move();
-        let them = us.flip();
         let ksq = self.king_square(us);
-        let occ = self.occupied();
         for kingside in [true, false] {
-            let Some(rook) = self.castling_rook(us, kingside) else {
-                continue;
-            };
-            let m = Move::new(ksq, rook, MoveKind::Castling);
-            let (kto, rto) = (m.castling_king_to(), m.castling_rook_to());
-            let path = attacks::between(ksq, kto).with(kto) | attacks::between(rook, rto).with(rto);
-            let blockers = occ.without(ksq).without(rook);
-            if (path & blockers).any() {
-                continue;
+            if let Some(rook) = self.castling_rook(us, kingside) {
+                if self.castling_allowed(ksq, rook) {
+                    sink.push(Move::new(ksq, rook, MoveKind::Castling));
+                }
             }
-            // The castling rook may shield the king's path (Chess960), so
-            // look at the attacks with it gone.
-            let occ_no_rook = occ.without(rook);
-            let king_path = attacks::between(ksq, kto).with(kto);
-            if Iterator::any(&mut king_path.into_iter(), |sq| {
-                self.is_attacked(sq, them, occ_no_rook)
-            }) {
-                continue;
+        }
+    }
+
+    /// Whether the king on `ksq` may castle with the rook on `rook` (the
+    /// right is held and the king is not in check): the squares both pass
+    /// through are empty and the king's path is not attacked.
+    fn castling_allowed(&self, ksq: Square, rook: Square) -> bool {
+        let them = self.side_to_move().flip();
+        let occ = self.occupied();
+        let m = Move::new(ksq, rook, MoveKind::Castling);
+        let (kto, rto) = (m.castling_king_to(), m.castling_rook_to());
+        let king_path = attacks::between(ksq, kto).with(kto);
+        let path = king_path | attacks::between(rook, rto).with(rto);
+        if (path & occ.without(ksq).without(rook)).any() {
+            return false;
+        }
+        // The castling rook may shield the king's path (Chess960), so look
+        // at the attacks with it gone.
+        let occ_no_rook = occ.without(rook);
+        !Iterator::any(&mut king_path.into_iter(), |sq| {
+            self.is_attacked(sq, them, occ_no_rook)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `is_legal` agrees with generation on every one of the 65536 move
+    /// encodings, over positions reached by pseudo-random play from
+    /// positions rich in pins, checks, en passant and Chess960 castling.
+    #[test]
+    fn is_legal_matches_generation_on_every_encoding() {
+        let fens = [
+            crate::chess::fen::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "2r1kr2/8/8/8/8/8/8/1R2K1R1 w GBfc - 0 1",
+        ];
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        for fen in fens {
+            let mut pos = Position::from_fen(fen).unwrap().0;
+            for _ply in 0..40 {
+                let legal = pos.legal_moves();
+                for bits in 0..=u16::MAX {
+                    let m = Move::from_bits(bits);
+                    assert_eq!(
+                        pos.is_legal(m),
+                        legal.contains(&m),
+                        "{m:?} in {}",
+                        pos.fen()
+                    );
+                }
+                if legal.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos.play(legal[(rng % legal.len() as u64) as usize]);
             }
-            sink.push(m);
         }
     }
 }

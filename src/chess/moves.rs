@@ -194,3 +194,65 @@ mod tests {
         assert_eq!(c.castling_rook_to(), Square::D1);
     }
 }
+
+/// Why a UCI move text was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum UciMoveError {
+    /// Not of the form `e2e4`/`e7e8q` (including the null move `0000`).
+    Syntax(String),
+    /// Well-formed but not legal in the position.
+    Illegal(String),
+}
+
+impl fmt::Display for UciMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            UciMoveError::Syntax(s) => write!(f, "'{s}' is not a move in UCI notation"),
+            UciMoveError::Illegal(s) => write!(f, "'{s}' is not a legal move"),
+        }
+    }
+}
+
+impl std::error::Error for UciMoveError {}
+
+impl super::Position {
+    /// Finds the legal move that UCI text names. Castling is accepted both
+    /// as the king's two-square step (`e1g1`) and as king-takes-rook
+    /// (`e1h1`), in standard chess and Chess960 alike; where a Chess960 king
+    /// step is also an ordinary king move, the ordinary move is meant.
+    pub fn parse_uci_move(&self, text: &str) -> Result<Move, UciMoveError> {
+        let syntax = || UciMoveError::Syntax(text.chars().take(40).collect());
+        let b = text.as_bytes();
+        if !(b.len() == 4 || b.len() == 5) || !text.is_ascii() {
+            return Err(syntax());
+        }
+        let from = Square::parse(&text[0..2]).ok_or_else(syntax)?;
+        let to = Square::parse(&text[2..4]).ok_or_else(syntax)?;
+        let promo = match b.get(4) {
+            None => None,
+            Some(&c) => match PieceType::from_letter(c as char) {
+                Some(
+                    p
+                    @ (PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen),
+                ) if (c as char).is_ascii_lowercase() => Some(p),
+                _ => return Err(syntax()),
+            },
+        };
+        let legal = self.legal_moves();
+        let plain = legal
+            .iter()
+            .find(|m| !m.is_castling() && m.from() == from && m.to() == to && m.promo() == promo);
+        if let Some(&m) = plain {
+            return Ok(m);
+        }
+        if promo.is_none() {
+            let castle = legal.iter().find(|m| {
+                m.is_castling() && m.from() == from && (m.to() == to || m.castling_king_to() == to)
+            });
+            if let Some(&m) = castle {
+                return Ok(m);
+            }
+        }
+        Err(UciMoveError::Illegal(text.to_string()))
+    }
+}

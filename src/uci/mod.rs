@@ -1,4 +1,5 @@
 //! The UCI front end.
 
 pub mod command;
+pub mod engine;
 pub mod output;

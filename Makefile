@@ -1,0 +1,33 @@
+# Forsyth build targets. `make` builds the release binary for this machine;
+# `make EXE=path` also copies it to `path` (the OpenBench convention).
+
+CARGO    ?= cargo
+EXE      ?=
+# Tuned for the machine that builds it (POPCNT, BMI2...). Override with
+# `make NATIVE=` for a portable binary.
+NATIVE   ?= -C target-cpu=native
+PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
+
+.PHONY: all build test perft-suite bench clean
+
+all: build
+
+build:
+	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
+ifneq ($(EXE),)
+	cp target/release/forsyth "$(EXE)"
+endif
+
+# The whole test command, as README.md gives it.
+test:
+	$(CARGO) test --release
+
+# Every depth of every perft position (about half an hour on one core).
+perft-suite: build
+	./target/release/forsyth perft-suite $(PERFT_SUITES)
+
+bench: build
+	./target/release/forsyth bench
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,146 @@
+//! The search: iterative deepening alpha-beta on a pool of threads sharing
+//! one transposition table (Lazy SMP).
+//!
+//! Whoever starts a search receives its results as typed events through a
+//! [`Reporter`]: the UCI front end prints them; `bench` and tests collect them.
+
+pub mod bench;
+pub mod history;
+pub mod movepick;
+pub mod pool;
+pub mod see;
+pub mod time;
+pub mod tt;
+pub mod worker;
+
+use crate::chess::{Move, Position};
+pub use pool::SearchPool;
+pub use time::Clock;
+
+/// The deepest the search goes from the root, in plies.
+pub const MAX_PLY: usize = 128;
+/// A score beyond any real one.
+pub const INFINITE: i32 = 32_001;
+/// The score of giving mate now; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores at or beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+/// What `go` asks for, beyond the clock.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub clock: Clock,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves is proven.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Search only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+/// Settings that persist between searches (UCI options).
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    /// Report `currmove` lines after this long.
+    pub currmove_after_ms: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            multipv: 1,
+            move_overhead_ms: 20,
+            currmove_after_ms: 3000,
+        }
+    }
+}
+
+/// A position to search: the root and the keys of the positions that led
+/// to it (oldest first, the root's own key not included), for repetitions.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub root: Position,
+    pub history: Vec<u64>,
+    pub limits: Limits,
+    pub options: SearchOptions,
+}
+
+/// Whether a reported score is exact or only a bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One completed (or, for bounds, interrupted) principal variation.
+#[derive(Clone, Debug)]
+pub struct Iteration<'a> {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based index of this line among the MultiPV lines.
+    pub multipv: usize,
+    pub score: i32,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: &'a [Move],
+}
+
+/// Receives what a search finds.
+pub trait Reporter: Send + Sync {
+    fn iteration(&self, it: &Iteration);
+    /// The root move now being searched (sent only after a while).
+    fn current_move(&self, _depth: u32, _mv: Move, _number: usize) {}
+    /// The end of the search: `None` when the root has no legal move.
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>);
+}
+
+/// A reporter that ignores everything (bench, data generation).
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn iteration(&self, _it: &Iteration) {}
+    fn best_move(&self, _best: Option<Move>, _ponder: Option<Move>) {}
+}
+
+/// The outcome of a search, for callers that wait for it.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: u32,
+    pub nodes: u64,
+    pub pv: Vec<Move>,
+}
+
+/// Mate in how many moves (negative: being mated), if `score` is a mate score.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-(MATE + score + 1) / 2)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_in_moves() {
+        assert_eq!(mate_in(MATE - 1), Some(1));
+        assert_eq!(mate_in(MATE - 3), Some(2));
+        assert_eq!(mate_in(-MATE + 2), Some(-1));
+        assert_eq!(mate_in(-MATE), Some(0));
+        assert_eq!(mate_in(150), None);
+    }
+}

@@ -1,0 +1,185 @@
+//! Staged move ordering: the hash move before anything is generated, then
+//! captures and promotions by victim and attacker, then killers, then the
+//! quiet moves by history.
+
+use super::history::Histories;
+use super::see::SEE_VALUE;
+use crate::chess::{Move, MoveList, Position};
+
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    TtMove,
+    GenNoisy,
+    Noisy,
+    Killers,
+    GenQuiet,
+    Quiet,
+    Done,
+}
+
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    killer_idx: usize,
+    list: MoveList,
+    scores: [i32; 256],
+    idx: usize,
+    /// Quiescence: noisy moves only (unless in check, when every evasion counts).
+    noisy_only: bool,
+}
+
+impl MovePicker {
+    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2]) -> MovePicker {
+        MovePicker {
+            stage: if !tt_move.is_null() && pos.is_legal(tt_move) {
+                Stage::TtMove
+            } else {
+                Stage::GenNoisy
+            },
+            tt_move,
+            killers,
+            killer_idx: 0,
+            list: MoveList::new(),
+            scores: [0; 256],
+            idx: 0,
+            noisy_only: false,
+        }
+    }
+
+    /// For quiescence: captures and promotions, or all evasions in check.
+    pub fn new_qsearch(pos: &Position, tt_move: Move) -> MovePicker {
+        let mut mp = MovePicker::new(pos, tt_move, [Move::NULL; 2]);
+        mp.noisy_only = !pos.in_check();
+        if mp.noisy_only
+            && mp.stage == Stage::TtMove
+            && !pos.is_capture(tt_move)
+            && tt_move.promo().is_none()
+        {
+            mp.stage = Stage::GenNoisy;
+        }
+        mp
+    }
+
+    /// Most valuable victim first, then least valuable attacker.
+    fn score_noisy(&mut self, pos: &Position) {
+        for (i, &m) in self.list.iter().enumerate() {
+            let victim = pos.captured(m).map_or(0, |k| SEE_VALUE[k.index()]);
+            let attacker = pos
+                .piece_at(m.from())
+                .map_or(0, |p| p.kind().index() as i32);
+            let promo = m.promo().map_or(0, |k| SEE_VALUE[k.index()]);
+            self.scores[i] = 16 * (victim + promo) - attacker;
+        }
+    }
+
+    fn score_quiet(&mut self, pos: &Position, hist: &Histories) {
+        let side = pos.side_to_move();
+        for (i, &m) in self.list.iter().enumerate() {
+            self.scores[i] = hist.quiet(side, m);
+        }
+    }
+
+    /// Takes the best-scored remaining move (selection sort: most nodes cut
+    /// off after a few moves, so sorting the whole list would be waste).
+    fn take_best(&mut self) -> Option<Move> {
+        let n = self.list.len();
+        if self.idx >= n {
+            return None;
+        }
+        let mut best = self.idx;
+        for i in self.idx + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.list.swap(self.idx, best);
+        self.scores.swap(self.idx, best);
+        let m = self.list[self.idx];
+        self.idx += 1;
+        Some(m)
+    }
+
+    pub fn next(&mut self, pos: &Position, hist: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenNoisy;
+                    return Some(self.tt_move);
+                }
+                Stage::GenNoisy => {
+                    self.list = if self.noisy_only || !pos.in_check() {
+                        pos.noisy_moves()
+                    } else {
+                        pos.legal_moves()
+                    };
+                    self.idx = 0;
+                    if self.noisy_only || !pos.in_check() {
+                        self.score_noisy(pos);
+                        self.stage = Stage::Noisy;
+                    } else {
+                        // In check: all evasions in one list, captures first.
+                        self.score_evasions(pos, hist);
+                        self.stage = Stage::Quiet;
+                    }
+                }
+                Stage::Noisy => {
+                    while let Some(m) = self.take_best() {
+                        if m != self.tt_move {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = if self.noisy_only {
+                        Stage::Done
+                    } else {
+                        Stage::Killers
+                    };
+                }
+                Stage::Killers => {
+                    while self.killer_idx < 2 {
+                        let k = self.killers[self.killer_idx];
+                        self.killer_idx += 1;
+                        if !k.is_null()
+                            && k != self.tt_move
+                            && !pos.is_capture(k)
+                            && k.promo().is_none()
+                            && pos.is_legal(k)
+                        {
+                            return Some(k);
+                        }
+                    }
+                    self.stage = Stage::GenQuiet;
+                }
+                Stage::GenQuiet => {
+                    self.list = pos.quiet_moves();
+                    self.idx = 0;
+                    self.score_quiet(pos, hist);
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    while let Some(m) = self.take_best() {
+                        if m != self.tt_move && !self.killers.contains(&m) {
+                            return Some(m);
+                        }
+                        // In check the killers were not tried separately.
+                        if m != self.tt_move && self.killer_idx == 0 {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    fn score_evasions(&mut self, pos: &Position, hist: &Histories) {
+        let side = pos.side_to_move();
+        for (i, &m) in self.list.iter().enumerate() {
+            self.scores[i] = match pos.captured(m) {
+                Some(k) => 1_000_000 + 16 * SEE_VALUE[k.index()],
+                None => hist.quiet(side, m),
+            };
+        }
+    }
+}

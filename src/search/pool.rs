@@ -1,0 +1,303 @@
+//! The search threads: long-lived workers that receive jobs over channels.
+//!
+//! Worker 0 is the main thread: it manages time, reports, waits for `stop`
+//! or `ponderhit` after an infinite or ponder search, stops the helpers,
+//! picks the best thread's move and reports it. Helpers search the same
+//! position and share only the transposition table (Lazy SMP).
+
+use super::tt::TranspositionTable;
+use super::worker::{PaddedCounter, Shared, ThreadResult, Worker};
+use super::{Iteration, Job, Reporter, SearchResult};
+use crate::chess::Move;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+enum Message {
+    Search(
+        Arc<Shared>,
+        Option<Sender<ThreadResult>>,
+        Vec<Receiver<ThreadResult>>,
+    ),
+    ClearHistory,
+    Quit,
+}
+
+struct Handle {
+    tx: Sender<Message>,
+    join: Option<JoinHandle<()>>,
+}
+
+/// Deep recursion with positions on the stack needs more than the default.
+const STACK_BYTES: usize = 64 << 20;
+
+pub struct SearchPool {
+    tt: Arc<TranspositionTable>,
+    workers: Vec<Handle>,
+    stop: Arc<AtomicBool>,
+    pondering: Arc<AtomicBool>,
+    /// Signalled by the main worker when a search has ended.
+    finished_rx: Receiver<()>,
+    finished_tx: Sender<()>,
+    searching: bool,
+}
+
+impl SearchPool {
+    pub fn new(hash_mb: usize, threads: usize) -> Result<SearchPool, String> {
+        let (finished_tx, finished_rx) = unbounded();
+        let mut pool = SearchPool {
+            tt: Arc::new(TranspositionTable::new(hash_mb)?),
+            workers: Vec::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+            pondering: Arc::new(AtomicBool::new(false)),
+            finished_rx,
+            finished_tx,
+            searching: false,
+        };
+        pool.set_threads(threads)?;
+        Ok(pool)
+    }
+
+    pub fn threads(&self) -> usize {
+        self.workers.len()
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.searching
+    }
+
+    pub fn tt(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Changes the number of threads (waits for a running search first).
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
+        self.stop();
+        self.wait();
+        let threads = threads.max(1);
+        while self.workers.len() > threads {
+            if let Some(mut h) = self.workers.pop() {
+                let _ = h.tx.send(Message::Quit);
+                if let Some(j) = h.join.take() {
+                    let _ = j.join();
+                }
+            }
+        }
+        while self.workers.len() < threads {
+            let id = self.workers.len();
+            let (tx, rx) = unbounded::<Message>();
+            let finished = self.finished_tx.clone();
+            let join = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(STACK_BYTES)
+                .spawn(move || worker_loop(id, rx, finished))
+                .map_err(|e| format!("cannot start search thread {id}: {e}"))?;
+            self.workers.push(Handle {
+                tx,
+                join: Some(join),
+            });
+        }
+        Ok(())
+    }
+
+    /// Replaces the hash table; on failure the old one is kept as it is.
+    /// (A fresh table's pages are untouched until used, so holding both for
+    /// a moment costs address space, not memory.)
+    pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.stop();
+        self.wait();
+        let tt = TranspositionTable::new(mb)?;
+        self.tt = Arc::new(tt);
+        Ok(())
+    }
+
+    /// Empties the hash table and every thread's histories (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.stop();
+        self.wait();
+        self.tt.clear(self.workers.len());
+        for w in &self.workers {
+            let _ = w.tx.send(Message::ClearHistory);
+        }
+    }
+
+    /// Starts a search and returns at once; results go to `reporter`.
+    pub fn start(&mut self, job: Job, reporter: Arc<dyn Reporter>) {
+        self.stop();
+        self.wait();
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(job.limits.ponder, Ordering::SeqCst);
+        self.tt.new_search();
+        let shared = Arc::new(Shared {
+            job,
+            tt: Arc::clone(&self.tt),
+            stop: Arc::clone(&self.stop),
+            pondering: Arc::clone(&self.pondering),
+            nodes: (0..self.workers.len())
+                .map(|_| PaddedCounter::default())
+                .collect(),
+            reporter,
+            start: Instant::now(),
+        });
+        // Each helper gets a channel to hand its result to the main worker.
+        let mut receivers = Vec::new();
+        let mut senders = Vec::new();
+        for _ in 1..self.workers.len() {
+            let (tx, rx) = unbounded();
+            senders.push(tx);
+            receivers.push(rx);
+        }
+        self.searching = true;
+        for (i, w) in self.workers.iter().enumerate().rev() {
+            let msg = if i == 0 {
+                Message::Search(Arc::clone(&shared), None, std::mem::take(&mut receivers))
+            } else {
+                Message::Search(Arc::clone(&shared), senders.pop(), Vec::new())
+            };
+            let _ = w.tx.send(msg);
+        }
+    }
+
+    /// Asks the search to end now (it still reports its best move).
+    pub fn stop(&self) {
+        self.pondering.store(false, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a
+    /// normal timed search.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Blocks until the running search (if any) has reported its best move.
+    pub fn wait(&mut self) {
+        if self.searching {
+            let _ = self.finished_rx.recv();
+            self.searching = false;
+        }
+    }
+
+    /// Searches and waits for the result, reporting nothing.
+    pub fn search(&mut self, job: Job) -> SearchResult {
+        let collector = Arc::new(Collector::default());
+        self.start(job, collector.clone());
+        self.wait();
+        match collector.result.lock() {
+            Ok(r) => r.clone(),
+            Err(p) => p.into_inner().clone(),
+        }
+    }
+}
+
+impl Drop for SearchPool {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+        for w in &self.workers {
+            let _ = w.tx.send(Message::Quit);
+        }
+        for w in &mut self.workers {
+            if let Some(j) = w.join.take() {
+                let _ = j.join();
+            }
+        }
+    }
+}
+
+/// Keeps the last iteration and the best move of a search.
+#[derive(Default)]
+struct Collector {
+    result: Mutex<SearchResult>,
+}
+
+impl Reporter for Collector {
+    fn iteration(&self, it: &Iteration) {
+        if it.multipv == 1 {
+            if let Ok(mut r) = self.result.lock() {
+                r.score = it.score;
+                r.depth = it.depth;
+                r.nodes = it.nodes;
+                r.pv = it.pv.to_vec();
+            }
+        }
+    }
+
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        if let Ok(mut r) = self.result.lock() {
+            r.best = best;
+            r.ponder = ponder;
+        }
+    }
+}
+
+fn worker_loop(id: usize, rx: Receiver<Message>, finished: Sender<()>) {
+    let mut worker = Worker::new(id);
+    while let Ok(msg) = rx.recv() {
+        match msg {
+            Message::Quit => break,
+            Message::ClearHistory => worker.hist.clear(),
+            Message::Search(shared, to_main, from_helpers) => {
+                let result = worker.run(Arc::clone(&shared));
+                match to_main {
+                    Some(tx) => {
+                        let _ = tx.send(result);
+                    }
+                    None => {
+                        finish_main(&shared, result, &from_helpers);
+                        let _ = finished.send(());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The main thread's end of a search: wait for permission to answer,
+/// stop and collect the helpers, choose the best move and report it.
+fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadResult>]) {
+    // In infinite and ponder mode the answer waits for stop or ponderhit.
+    while !shared.stop.load(Ordering::SeqCst)
+        && (shared.job.limits.infinite || shared.pondering.load(Ordering::SeqCst))
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    shared.stop.store(true, Ordering::SeqCst);
+    let mut results = vec![main];
+    for rx in helpers {
+        if let Ok(r) = rx.recv() {
+            results.push(r);
+        }
+    }
+    let best = pick_best(&results);
+    let best_move = best.root_moves.first().map(|rm| rm.mv);
+    let ponder = best
+        .root_moves
+        .first()
+        .and_then(|rm| rm.pv.get(1).copied())
+        .or_else(|| {
+            // No reply in the line: ask the table what follows the best move.
+            let m = best_move?;
+            let mut pos = shared.job.root.clone();
+            pos.play(m);
+            let hit = shared.tt.probe(pos.key(), 1)?;
+            pos.is_legal(hit.mv).then_some(hit.mv)
+        });
+    shared.reporter.best_move(best_move, ponder);
+}
+
+/// The deepest completed search wins; among equals, the better score.
+fn pick_best(results: &[ThreadResult]) -> &ThreadResult {
+    let mut best = &results[0];
+    for r in &results[1..] {
+        let (Some(a), Some(b)) = (r.root_moves.first(), best.root_moves.first()) else {
+            continue;
+        };
+        if r.depth > best.depth || (r.depth == best.depth && a.final_score() > b.final_score()) {
+            best = r;
+        }
+    }
+    best
+}

@@ -1,0 +1,147 @@
+//! Time management: how long to think about a move.
+//!
+//! Two limits come out of the clock: a soft one (do not start another
+//! iteration after it, since the next one usually takes longer than all
+//! before it together) and a hard one (abort the search). The hard limit
+//! never exceeds the time left on the clock minus the move overhead.
+
+use std::time::{Duration, Instant};
+
+/// The clock part of `go`, in milliseconds.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
+    pub time: Option<u64>,
+    pub inc: u64,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+/// Moves assumed to be left in a sudden-death game, for budgeting.
+const DEFAULT_MOVES_TO_GO: u64 = 25;
+
+impl TimeManager {
+    /// Limits for this move; `None` limits mean think until told otherwise.
+    pub fn new(start: Instant, clock: &Clock, overhead_ms: u64) -> TimeManager {
+        let mut soft = None;
+        let mut hard = None;
+        if let Some(mt) = clock.movetime {
+            let t = mt.saturating_sub(overhead_ms).max(1);
+            soft = Some(t);
+            hard = Some(t);
+        }
+        if let Some(time) = clock.time {
+            let left = time.saturating_sub(overhead_ms);
+            let mtg = clock
+                .movestogo
+                .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 50));
+            let base = left / mtg + clock.inc * 3 / 4;
+            // With one move to the control, most of the clock may go;
+            // otherwise never more than a fraction, to keep a reserve.
+            let cap = if mtg == 1 { left * 8 / 10 } else { left / 2 };
+            let h = (base * 3).min(cap).min(left);
+            let s = (base * 6 / 10).min(h);
+            soft = Some(soft.map_or(s, |x: u64| x.min(s)));
+            hard = Some(hard.map_or(h, |x: u64| x.min(h)));
+        }
+        TimeManager {
+            start,
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+        }
+    }
+
+    /// Counts time from now (at `ponderhit`, when our clock starts).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Past the soft limit scaled by `factor` (stability of the best move etc.).
+    pub fn soft_exceeded(&self, factor: f64) -> bool {
+        self.soft
+            .is_some_and(|s| self.elapsed().as_secs_f64() >= s.as_secs_f64() * factor)
+    }
+
+    pub fn hard_exceeded(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    pub fn soft_limit(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    pub fn hard_limit(&self) -> Option<Duration> {
+        self.hard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(clock: Clock, overhead: u64) -> (u64, u64) {
+        let tm = TimeManager::new(Instant::now(), &clock, overhead);
+        (
+            tm.soft_limit().unwrap().as_millis() as u64,
+            tm.hard_limit().unwrap().as_millis() as u64,
+        )
+    }
+
+    #[test]
+    fn movetime_is_exact_less_overhead() {
+        let c = Clock {
+            movetime: Some(1000),
+            ..Clock::default()
+        };
+        assert_eq!(limits(c, 10), (990, 990));
+    }
+
+    #[test]
+    fn sudden_death_budget() {
+        let c = Clock {
+            time: Some(10_000),
+            inc: 100,
+            ..Clock::default()
+        };
+        // left 9990; base 399 + 75 = 474; hard 1422; soft 284.
+        assert_eq!(limits(c, 10), (284, 1422));
+    }
+
+    #[test]
+    fn never_more_than_the_clock() {
+        let c = Clock {
+            time: Some(50),
+            inc: 1000,
+            ..Clock::default()
+        };
+        let (soft, hard) = limits(c, 10);
+        assert!(hard <= 20 && soft <= hard);
+        let c = Clock {
+            time: Some(5),
+            inc: 0,
+            ..Clock::default()
+        };
+        assert_eq!(limits(c, 10), (0, 0));
+    }
+
+    #[test]
+    fn last_move_before_control() {
+        let c = Clock {
+            time: Some(1000),
+            movestogo: Some(1),
+            ..Clock::default()
+        };
+        // left 990; base 990; cap 792.
+        assert_eq!(limits(c, 10), (594, 792));
+    }
+}

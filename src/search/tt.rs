@@ -1,0 +1,325 @@
+//! The transposition table: shared by all search threads without locks.
+//!
+//! Memory is an array of 64-byte buckets (one cache line), each holding four
+//! 16-byte entries. An entry is two atomic words, `key ^ data` and `data`;
+//! a reader recomputes the key from both and so never trusts an entry that
+//! another thread tore by writing one word between the reader's two loads
+//! (the XOR trick). The table holds exactly as many buckets as fit in the
+//! requested size, and the key maps onto them by a multiply-high, so sizes
+//! need not be powers of two.
+//!
+//! Data word layout:
+//! ```text
+//!  63 ..... 48 | 47 ..... 32 | 31 ..... 16 | 15 .. 8 | 7 .. 2 | 1 0
+//!     move     |    score    |  static eval|  depth  |  age   | bound
+//! ```
+
+use crate::chess::Move;
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    None = 0,
+    /// The score is at most this (fail low).
+    Upper = 1,
+    /// The score is at least this (fail high).
+    Lower = 2,
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(b: u64) -> Bound {
+        match b & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        }
+    }
+}
+
+/// What a probe finds.
+#[derive(Copy, Clone, Debug)]
+pub struct TtHit {
+    pub mv: Move,
+    /// Mate scores are relative to the node (already adjusted by ply).
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[repr(C)]
+struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+/// Depth is stored with this offset so that quiescence depths (negative) fit in a byte.
+const DEPTH_OFFSET: i32 = 32;
+const AGE_CYCLE: u8 = 64;
+
+pub struct TranspositionTable {
+    buckets: *mut Bucket,
+    len: usize,
+    age: AtomicU8,
+}
+
+// The buckets are only touched through atomics.
+unsafe impl Send for TranspositionTable {}
+unsafe impl Sync for TranspositionTable {}
+
+/// Mate scores are stored relative to the node, not the root.
+pub const MATE_BOUND: i32 = super::MATE - super::MAX_PLY as i32;
+
+#[inline]
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+impl TranspositionTable {
+    pub const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+
+    /// A table of `mb` megabytes (MiB), or an error if it cannot be allocated.
+    pub fn new(mb: usize) -> Result<TranspositionTable, String> {
+        let bytes = mb
+            .checked_mul(1024 * 1024)
+            .ok_or_else(|| format!("Hash {mb} MB is too large for this machine"))?;
+        let len = (bytes / Self::BUCKET_BYTES).max(1);
+        let layout = Layout::array::<Bucket>(len)
+            .map_err(|_| format!("Hash {mb} MB is too large for this machine"))?;
+        // Zeroed pages come from the OS untouched, so a large table costs
+        // nothing until used; a null pointer means the allocation failed.
+        let buckets = unsafe { alloc_zeroed(layout) } as *mut Bucket;
+        if buckets.is_null() {
+            return Err(format!("cannot allocate {mb} MB for the hash table"));
+        }
+        Ok(TranspositionTable {
+            buckets,
+            len,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    /// The size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.len * Self::BUCKET_BYTES
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.len as u128) >> 64) as usize;
+        // i < len by construction of the multiply-high.
+        unsafe { &*self.buckets.add(i) }
+    }
+
+    /// Hints the CPU to fetch the bucket of `key` (before the move is made).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch(self.bucket(key) as *const Bucket as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// Starts a new search: older entries become preferred for replacement.
+    pub fn new_search(&self) {
+        let a = self.age.load(Ordering::Relaxed);
+        self.age.store((a + 1) % AGE_CYCLE, Ordering::Relaxed);
+    }
+
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let bucket = self.bucket(key);
+        for e in &bucket.entries {
+            let data = e.data.load(Ordering::Relaxed);
+            let kx = e.key_xor_data.load(Ordering::Relaxed);
+            if kx ^ data == key && data != 0 {
+                let bound = Bound::from_bits(data);
+                return Some(TtHit {
+                    mv: Move::from_bits((data >> 48) as u16),
+                    score: score_from_tt((data >> 32) as u16 as i16 as i32, ply),
+                    eval: (data >> 16) as u16 as i16 as i32,
+                    depth: ((data >> 8) & 0xFF) as i32 - DEPTH_OFFSET,
+                    bound,
+                });
+            }
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
+        let bucket = self.bucket(key);
+        let age = self.age.load(Ordering::Relaxed) as i32;
+        // Choose the entry with this key, else the least valuable one:
+        // shallow and old entries go first.
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        let mut old_move = Move::NULL;
+        for (i, e) in bucket.entries.iter().enumerate() {
+            let data = e.data.load(Ordering::Relaxed);
+            let kx = e.key_xor_data.load(Ordering::Relaxed);
+            if kx ^ data == key || data == 0 {
+                victim = i;
+                if data != 0 {
+                    old_move = Move::from_bits((data >> 48) as u16);
+                    let old_depth = ((data >> 8) & 0xFF) as i32 - DEPTH_OFFSET;
+                    let old_bound = Bound::from_bits(data);
+                    // Keep a deeper exact result of this very position.
+                    if bound != Bound::Exact && old_bound == Bound::Exact && old_depth > depth + 4 {
+                        return;
+                    }
+                }
+                worst = i32::MIN;
+                break;
+            }
+            let e_age = ((data >> 2) & 63) as i32;
+            let age_diff = (AGE_CYCLE as i32 + age - e_age) % AGE_CYCLE as i32;
+            let e_depth = ((data >> 8) & 0xFF) as i32 - DEPTH_OFFSET;
+            let value = e_depth - 8 * age_diff;
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let _ = worst;
+        // Keep the old move when this store has none (a fail-low).
+        let mv = if mv.is_null() { old_move } else { mv };
+        let depth = (depth + if pv { 2 } else { 0 }).clamp(-DEPTH_OFFSET + 1, 255 - DEPTH_OFFSET)
+            + DEPTH_OFFSET;
+        let data = (mv.bits() as u64) << 48
+            | (score_to_tt(score, ply) as i16 as u16 as u64) << 32
+            | (eval as i16 as u16 as u64) << 16
+            | (depth as u64) << 8
+            | (age as u64) << 2
+            | bound as u64;
+        let e = &bucket.entries[victim];
+        e.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        e.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) as u64;
+        let sample = self.len.min(250);
+        let mut used = 0;
+        for i in 0..sample {
+            let b = unsafe { &*self.buckets.add(i) };
+            for e in &b.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                if data != 0 && (data >> 2) & 63 == age {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET).max(1)) as u32
+    }
+
+    /// Empties the table, using `threads` threads for large tables.
+    pub fn clear(&self, threads: usize) {
+        let threads = threads.clamp(1, 64);
+        let chunk = self.len.div_ceil(threads);
+        let base = self.buckets as usize;
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let start = (t * chunk).min(self.len);
+                let end = ((t + 1) * chunk).min(self.len);
+                s.spawn(move || {
+                    for i in start..end {
+                        let b = unsafe { &*(base as *const Bucket).add(i) };
+                        for e in &b.entries {
+                            e.key_xor_data.store(0, Ordering::Relaxed);
+                            e.data.store(0, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        self.age.store(0, Ordering::Relaxed);
+    }
+}
+
+impl Drop for TranspositionTable {
+    fn drop(&mut self) {
+        if let Ok(layout) = Layout::array::<Bucket>(self.len) {
+            unsafe { dealloc(self.buckets as *mut u8, layout) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{MoveKind, Square};
+
+    #[test]
+    fn sizes_are_exact() {
+        assert_eq!(TranspositionTable::BUCKET_BYTES, 64);
+        let tt = TranspositionTable::new(16).unwrap();
+        assert_eq!(tt.bytes(), 16 * 1024 * 1024);
+        let tt = TranspositionTable::new(3).unwrap();
+        assert_eq!(tt.bytes(), 3 * 1024 * 1024);
+    }
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1).unwrap();
+        let m = Move::new(Square::E1, Square::G1, MoveKind::Normal);
+        tt.store(0xDEAD_BEEF, 3, m, 123, -45, 7, Bound::Lower, false);
+        let hit = tt.probe(0xDEAD_BEEF, 3).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.eval, hit.depth, hit.bound),
+            (m, 123, -45, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xDEAD_BEEE, 3).is_none());
+        // Mate scores are stored relative to the node.
+        tt.store(42, 5, m, super::super::MATE - 10, 0, 1, Bound::Exact, false);
+        assert_eq!(tt.probe(42, 2).unwrap().score, super::super::MATE - 7);
+        tt.clear(2);
+        assert!(tt.probe(42, 2).is_none());
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn impossible_size_is_an_error() {
+        assert!(TranspositionTable::new(usize::MAX / 2).is_err());
+    }
+}

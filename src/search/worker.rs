@@ -1,0 +1,588 @@
+//! One search thread: iterative deepening, principal variation search and
+//! quiescence search.
+
+use super::history::Histories;
+use super::movepick::MovePicker;
+use super::time::TimeManager;
+use super::tt::{Bound, TranspositionTable};
+use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound};
+use crate::chess::{Move, Position};
+use crate::eval::evaluate;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// A node counter on its own cache line, so threads do not share lines.
+#[repr(align(64))]
+#[derive(Default)]
+pub struct PaddedCounter(pub AtomicU64);
+
+/// State shared by the threads of one search.
+pub struct Shared {
+    pub job: Job,
+    pub tt: Arc<TranspositionTable>,
+    pub stop: Arc<AtomicBool>,
+    /// True while pondering: no time limit applies until `ponderhit`.
+    pub pondering: Arc<AtomicBool>,
+    pub nodes: Vec<PaddedCounter>,
+    pub reporter: Arc<dyn Reporter>,
+    pub start: Instant,
+}
+
+impl Shared {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score in the current iteration; -INFINITE until the move is searched
+    /// to completion and raises alpha.
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+impl RootMove {
+    /// The latest complete score: this iteration's, or the last one's if
+    /// the search stopped before this move was finished.
+    pub fn final_score(&self) -> i32 {
+        if self.score == -INFINITE {
+            self.prev_score
+        } else {
+            self.score
+        }
+    }
+}
+
+/// What a thread found, for choosing the best thread at the end.
+#[derive(Clone, Debug)]
+pub struct ThreadResult {
+    pub depth: i32,
+    pub root_moves: Vec<RootMove>,
+}
+
+pub struct Worker {
+    pub id: usize,
+    pub hist: Box<Histories>,
+    nodes: u64,
+    seldepth: usize,
+    keys: Vec<u64>,
+    /// Index in `keys` of the root position's key.
+    root_index: usize,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<RootMove>,
+    /// The MultiPV line being searched (root moves before it are excluded).
+    pv_idx: usize,
+    stopped: bool,
+    completed_depth: i32,
+    time: Option<TimeManager>,
+    was_pondering: bool,
+    shared: Option<Arc<Shared>>,
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            hist: Histories::new(),
+            nodes: 0,
+            seldepth: 0,
+            keys: Vec::new(),
+            root_index: 0,
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves: Vec::new(),
+            pv_idx: 0,
+            stopped: false,
+            completed_depth: 0,
+            time: None,
+            was_pondering: false,
+            shared: None,
+        }
+    }
+
+    fn shared(&self) -> &Shared {
+        match &self.shared {
+            Some(s) => s,
+            None => unreachable!("a worker searches only with a job"),
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Searches the job's root until the limits or the stop flag end it.
+    pub fn run(&mut self, shared: Arc<Shared>) -> ThreadResult {
+        let job = &shared.job;
+        self.nodes = 0;
+        self.stopped = false;
+        self.completed_depth = 0;
+        self.keys.clear();
+        self.keys.extend_from_slice(&job.history);
+        self.root_index = self.keys.len();
+        self.keys.push(job.root.key());
+        self.was_pondering = job.limits.ponder;
+        self.time = Some(TimeManager::new(
+            shared.start,
+            &job.limits.clock,
+            job.options.move_overhead_ms,
+        ));
+        let root = job.root.clone();
+        self.root_moves = root
+            .legal_moves()
+            .into_iter()
+            .filter(|m| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m))
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        self.shared = Some(shared);
+        if !self.root_moves.is_empty() {
+            self.iterative_deepening(&root);
+        }
+        self.publish_nodes();
+        self.shared = None;
+        ThreadResult {
+            depth: self.completed_depth,
+            root_moves: std::mem::take(&mut self.root_moves),
+        }
+    }
+
+    fn publish_nodes(&self) {
+        if let Some(s) = &self.shared {
+            s.nodes[self.id].0.store(self.nodes, Ordering::Relaxed);
+        }
+    }
+
+    fn iterative_deepening(&mut self, root: &Position) {
+        let limits = self.shared().job.limits.clone();
+        let multipv = self
+            .shared()
+            .job
+            .options
+            .multipv
+            .clamp(1, self.root_moves.len());
+        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 1)
+        });
+
+        for depth in 1..=max_depth {
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+                rm.score = -INFINITE;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.negamax::<true>(root, -INFINITE, INFINITE, depth, 0);
+                // Stable: among moves that did not raise alpha, the order of
+                // the previous iteration stands.
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.stopped {
+                    break;
+                }
+                if self.is_main() {
+                    self.report_line(depth, pv_idx, ScoreBound::Exact);
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+
+            if self.is_main() {
+                let best = self.root_moves[0].score;
+                // A proven mate within the asked distance ends `go mate`.
+                if let Some(n) = limits.mate {
+                    if best >= MATE_BOUND && MATE - best <= 2 * n as i32 {
+                        break;
+                    }
+                }
+                if let Some(tm) = &self.time {
+                    if !self.shared().pondering.load(Ordering::Relaxed) && tm.soft_exceeded(1.0) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    fn report_line(&self, depth: i32, pv_idx: usize, bound: ScoreBound) {
+        let s = self.shared();
+        let rm = &self.root_moves[pv_idx];
+        let nodes = s.total_nodes() - s.nodes[self.id].0.load(Ordering::Relaxed) + self.nodes;
+        s.reporter.iteration(&Iteration {
+            depth: depth as u32,
+            seldepth: rm.seldepth.max(1) as u32,
+            multipv: pv_idx + 1,
+            score: rm.final_score(),
+            bound,
+            nodes,
+            time_ms: s.start.elapsed().as_millis() as u64,
+            hashfull: s.tt.hashfull(),
+            pv: &rm.pv,
+        });
+    }
+
+    /// Polls the stop flag, the clock and the node limit.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let node_limit = self.shared().job.limits.nodes;
+        if self.nodes & 1023 != 0 && node_limit.is_none() {
+            return false;
+        }
+        let shared = match &self.shared {
+            Some(s) => Arc::clone(s),
+            None => return false,
+        };
+        if let Some(limit) = node_limit {
+            // Exact for one thread; other threads' counts lag by < 1024 nodes.
+            let others = if shared.nodes.len() > 1 {
+                shared.total_nodes() - shared.nodes[self.id].0.load(Ordering::Relaxed)
+            } else {
+                0
+            };
+            if self.nodes + others >= limit {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.is_main() {
+                let pondering = shared.pondering.load(Ordering::Relaxed);
+                if let Some(tm) = &mut self.time {
+                    if self.was_pondering && !pondering {
+                        tm.restart();
+                        self.was_pondering = false;
+                    }
+                    if !pondering && tm.hard_exceeded() {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        if shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Draw by the fifty-move rule, insufficient material or repetition:
+    /// once inside the search tree, or twice counting the game before it.
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.halfmove_clock() >= 100 && !(pos.in_check() && pos.count_legal() == 0) {
+            return true;
+        }
+        if pos.insufficient_material() {
+            return true;
+        }
+        let n = self.keys.len();
+        let key = pos.key();
+        let reach = (pos.halfmove_clock() as usize).min(n - 1);
+        let mut seen_before_root = false;
+        let mut back = 4;
+        while back <= reach {
+            let i = n - 1 - back;
+            if self.keys[i] == key {
+                if i > self.root_index || seen_before_root {
+                    return true;
+                }
+                seen_before_root = true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// The principal variation search. Steps:
+    /// 1. Horizon: drop into quiescence.
+    /// 2. Stop checks, draws, ply limit, mate distance pruning.
+    /// 3. Transposition table: cut off on a deep enough bound.
+    /// 4. The move loop: first move with a full window, the rest with a
+    ///    null window and a re-search when they beat alpha.
+    /// 5. Mate and stalemate; store the result.
+    fn negamax<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> i32 {
+        let root = ply == 0;
+        self.pv_len[ply] = ply;
+
+        // Step 1. Horizon.
+        if depth <= 0 {
+            return self.qsearch::<PV>(pos, alpha, beta, ply);
+        }
+
+        // Step 2. Bookkeeping and early exits.
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        if PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        let in_check = pos.in_check();
+        if !root {
+            if self.is_draw(pos) {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return if in_check { 0 } else { evaluate(pos) };
+            }
+            // Mate distance pruning: no line from here beats a shorter mate.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 3. Transposition table.
+        let key = pos.key();
+        let tt = self.shared().tt.probe(key, ply);
+        let tt_move = tt.map_or(Move::NULL, |h| h.mv);
+        if let Some(h) = tt {
+            if !PV
+                && h.depth >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return h.score;
+            }
+        }
+
+        // Step 4. The move loop.
+        let alpha_orig = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Move::NULL;
+        let mut moves_searched = 0;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let us = pos.side_to_move();
+        let mut picker = if root {
+            None
+        } else {
+            Some(MovePicker::new(pos, tt_move, self.hist.killers[ply]))
+        };
+        let mut root_idx = self.pv_idx;
+
+        loop {
+            let m = match &mut picker {
+                Some(p) => match p.next(pos, &self.hist) {
+                    Some(m) => m,
+                    None => break,
+                },
+                None => {
+                    if root_idx >= self.root_moves.len() {
+                        break;
+                    }
+                    root_idx += 1;
+                    self.root_moves[root_idx - 1].mv
+                }
+            };
+            if root && self.is_main() {
+                let s = self.shared();
+                if s.start.elapsed().as_millis() as u64 >= s.job.options.currmove_after_ms {
+                    s.reporter
+                        .current_move(depth as u32, m, moves_searched + 1 + self.pv_idx);
+                }
+            }
+            let is_quiet = !pos.is_capture(m) && m.promo().is_none();
+
+            let mut child = pos.clone();
+            child.play(m);
+            self.keys.push(child.key());
+            // Check extension: look one ply further when the move gives check.
+            let new_depth = depth - 1 + i32::from(child.in_check());
+
+            let mut score;
+            if moves_searched == 0 {
+                score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1);
+            } else {
+                score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1);
+                if PV && score > alpha && score < beta {
+                    score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1);
+                }
+            }
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            moves_searched += 1;
+
+            if root {
+                let rm_idx = root_idx - 1;
+                if moves_searched == 1 || score > alpha {
+                    let mut line = vec![m];
+                    line.extend_from_slice(
+                        &self.pv[ply + 1][ply + 1..self.pv_len[ply + 1].max(ply + 1)],
+                    );
+                    let rm = &mut self.root_moves[rm_idx];
+                    rm.score = score;
+                    rm.pv = line;
+                    rm.seldepth = self.seldepth;
+                }
+            }
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if is_quiet {
+                            self.hist.update_quiets(us, ply, m, &quiets_tried, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+            if is_quiet && m != best_move {
+                let _ = quiets_tried.try_push(m);
+            }
+        }
+
+        // Step 5. No legal move: mate or stalemate.
+        if moves_searched == 0 {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared()
+            .tt
+            .store(key, ply, best_move, best, 0, depth, bound, PV);
+        best
+    }
+
+    /// Captures and promotions only (all evasions in check), until quiet.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        if PV {
+            self.seldepth = self.seldepth.max(ply + 1);
+            self.pv_len[ply.min(MAX_PLY)] = ply.min(MAX_PLY);
+        }
+        if pos.halfmove_clock() >= 100 || pos.insufficient_material() {
+            return 0;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(pos) };
+        }
+
+        let key = pos.key();
+        let tt = self.shared().tt.probe(key, ply);
+        let tt_move = tt.map_or(Move::NULL, |h| h.mv);
+        if let Some(h) = tt {
+            if !PV
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return h.score;
+            }
+        }
+
+        // Stand pat: the side to move can usually do at least as well as now.
+        let mut best = -INFINITE;
+        let eval = if in_check { -INFINITE } else { evaluate(pos) };
+        if !in_check {
+            best = eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+
+        let alpha_orig = alpha;
+        let mut best_move = Move::NULL;
+        let mut picker = MovePicker::new_qsearch(pos, tt_move);
+        let mut moves_searched = 0;
+        while let Some(m) = picker.next(pos, &self.hist) {
+            let mut child = pos.clone();
+            child.play(m);
+            self.keys.push(child.key());
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            moves_searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && moves_searched == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared()
+            .tt
+            .store(key, ply, best_move, best, eval.max(-MATE), 0, bound, false);
+        best
+    }
+}

@@ -1,0 +1,584 @@
+//! The UCI loop: one thread reads stdin and handles each command; searches
+//! run on the search pool's threads and report through [`UciReporter`]; a
+//! writer thread owns stdout and writes whole lines, flushed one by one.
+
+use super::command::{Command, GoParams, PositionStart, parse_line};
+use super::output::{self, Bound as OutBound, Info, OptionKind, Score as OutScore};
+use crate::chess::{Move, Position};
+use crate::eval;
+use crate::search::{
+    Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, bench, mate_in,
+};
+use crossbeam_channel::{Sender, unbounded};
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub const ENGINE_NAME: &str = "Forsyth";
+pub const AUTHOR: &str = "the Forsyth developers";
+
+/// Sends whole lines to the writer thread.
+#[derive(Clone)]
+pub struct Output {
+    tx: Sender<String>,
+}
+
+impl Output {
+    pub fn line(&self, s: impl Into<String>) {
+        let _ = self.tx.send(s.into());
+    }
+
+    pub fn error(&self, what: impl std::fmt::Display) {
+        self.line(format!("info string error: {what}"));
+    }
+
+    pub fn warning(&self, what: impl std::fmt::Display) {
+        self.line(format!("info string warning: {what}"));
+    }
+}
+
+/// Turns search events into `info` and `bestmove` lines.
+struct UciReporter {
+    out: Output,
+    chess960: bool,
+    show_wdl: bool,
+}
+
+fn out_score(score: i32) -> OutScore {
+    match mate_in(score) {
+        Some(m) => OutScore::Mate(m),
+        None => OutScore::Cp(score),
+    }
+}
+
+impl Reporter for UciReporter {
+    fn iteration(&self, it: &Iteration) {
+        let time = it.time_ms;
+        let info = Info {
+            depth: Some(it.depth),
+            seldepth: Some(it.seldepth),
+            multipv: Some(it.multipv as u32),
+            score: Some((
+                out_score(it.score),
+                match it.bound {
+                    ScoreBound::Exact => OutBound::Exact,
+                    ScoreBound::Lower => OutBound::Lower,
+                    ScoreBound::Upper => OutBound::Upper,
+                },
+            )),
+            wdl: self.show_wdl.then(|| eval::wdl::wdl(it.score)),
+            nodes: Some(it.nodes),
+            nps: Some(it.nodes * 1000 / time.max(1)),
+            hashfull: Some(it.hashfull),
+            tbhits: Some(0),
+            time: Some(time),
+            pv: it
+                .pv
+                .iter()
+                .map(|m| m.uci(self.chess960).to_string())
+                .collect(),
+            ..Info::default()
+        };
+        self.out.line(info.to_string());
+    }
+
+    fn current_move(&self, depth: u32, mv: Move, number: usize) {
+        let info = Info {
+            depth: Some(depth),
+            currmove: Some(mv.uci(self.chess960).to_string()),
+            currmovenumber: Some(number as u32),
+            ..Info::default()
+        };
+        self.out.line(info.to_string());
+    }
+
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        let best = best.map(|m| m.uci(self.chess960).to_string());
+        let ponder = ponder.map(|m| m.uci(self.chess960).to_string());
+        self.out
+            .line(output::bestmove_line(best.as_deref(), ponder.as_deref()));
+    }
+}
+
+/// The position to search: the root and the keys of the game before it.
+#[derive(Clone)]
+struct Game {
+    pos: Position,
+    history: Vec<u64>,
+}
+
+struct Options {
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
+    ponder: bool,
+    move_overhead_ms: u64,
+    chess960: bool,
+    show_wdl: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: SearchOptions::default().move_overhead_ms,
+            chess960: false,
+            show_wdl: false,
+        }
+    }
+}
+
+const MAX_HASH_MB: i64 = 33_554_432;
+const MAX_THREADS: i64 = 1024;
+const MAX_MULTIPV: i64 = 256;
+const MAX_OVERHEAD_MS: i64 = 5000;
+
+/// The options as announced to the GUI, in the order `uci` lists them.
+fn option_list() -> Vec<(&'static str, OptionKind)> {
+    let d = Options::default();
+    vec![
+        (
+            "Hash",
+            OptionKind::Spin {
+                default: d.hash_mb as i64,
+                min: 1,
+                max: MAX_HASH_MB,
+            },
+        ),
+        ("Clear Hash", OptionKind::Button),
+        (
+            "Threads",
+            OptionKind::Spin {
+                default: d.threads as i64,
+                min: 1,
+                max: MAX_THREADS,
+            },
+        ),
+        (
+            "MultiPV",
+            OptionKind::Spin {
+                default: d.multipv as i64,
+                min: 1,
+                max: MAX_MULTIPV,
+            },
+        ),
+        ("Ponder", OptionKind::Check { default: d.ponder }),
+        (
+            "Move Overhead",
+            OptionKind::Spin {
+                default: d.move_overhead_ms as i64,
+                min: 0,
+                max: MAX_OVERHEAD_MS,
+            },
+        ),
+        (
+            "UCI_Chess960",
+            OptionKind::Check {
+                default: d.chess960,
+            },
+        ),
+        (
+            "UCI_ShowWDL",
+            OptionKind::Check {
+                default: d.show_wdl,
+            },
+        ),
+    ]
+}
+
+pub struct UciEngine {
+    out: Output,
+    pool: SearchPool,
+    game: Option<Game>,
+    options: Options,
+    debug: bool,
+}
+
+impl UciEngine {
+    pub fn new(out: Output) -> Result<UciEngine, String> {
+        let options = Options::default();
+        Ok(UciEngine {
+            out,
+            pool: SearchPool::new(options.hash_mb, options.threads)?,
+            game: Some(Game {
+                pos: Position::startpos(),
+                history: Vec::new(),
+            }),
+            options,
+            debug: false,
+        })
+    }
+
+    /// Handles one input line; returns false when the engine should exit.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        match parse_line(line) {
+            Ok(None) => true,
+            Ok(Some(cmd)) => self.handle(cmd),
+            Err(e) => {
+                self.out.error(e);
+                // A `go` that cannot be understood still gets its answer.
+                if line.split_whitespace().next() == Some("go") {
+                    self.out.line(output::bestmove_line(None, None));
+                }
+                true
+            }
+        }
+    }
+
+    fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Uci => {
+                self.out.line(format!(
+                    "id name {ENGINE_NAME} {}",
+                    env!("CARGO_PKG_VERSION")
+                ));
+                self.out.line(format!("id author {AUTHOR}"));
+                for (name, kind) in option_list() {
+                    self.out.line(output::option_line(name, &kind));
+                }
+                self.out.line("uciok");
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::Register => {}
+            Command::UciNewGame => self.pool.clear(),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::Go(params) => self.go(params),
+            Command::Stop => self.pool.stop(),
+            Command::PonderHit => self.pool.ponderhit(),
+            Command::Quit => {
+                self.pool.stop();
+                self.pool.wait();
+                return false;
+            }
+            Command::Display => match &self.game {
+                Some(g) => self.out.line(g.pos.pretty()),
+                None => self
+                    .out
+                    .error("no position: the last position command was refused"),
+            },
+            Command::Eval => match &self.game {
+                Some(g) => self.out.line(eval::trace(&g.pos)),
+                None => self
+                    .out
+                    .error("no position: the last position command was refused"),
+            },
+            Command::Flip => {
+                if let Some(g) = &mut self.game {
+                    g.pos = g.pos.mirrored();
+                    g.history.clear();
+                }
+            }
+            Command::Perft { depth } => match &self.game {
+                Some(g) if !self.pool.is_searching() => {
+                    let start = Instant::now();
+                    self.out.line(crate::chess::perft::report(
+                        &g.pos,
+                        depth,
+                        self.options.chess960,
+                    ));
+                    if self.debug {
+                        self.out.line(format!(
+                            "info string perft took {} ms",
+                            start.elapsed().as_millis()
+                        ));
+                    }
+                }
+                Some(_) => self
+                    .out
+                    .error("perft: a search is running; send stop first"),
+                None => self
+                    .out
+                    .error("no position: the last position command was refused"),
+            },
+            Command::Bench { depth } => {
+                if self.pool.is_searching() {
+                    self.out
+                        .error("bench: a search is running; send stop first");
+                } else {
+                    match bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH)) {
+                        Ok((nodes, time)) => {
+                            let ms = time.as_millis().max(1) as u64;
+                            self.out
+                                .line(format!("{nodes} nodes {} nps", nodes * 1000 / ms));
+                        }
+                        Err(e) => self.out.error(e),
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let lname = name.to_ascii_lowercase();
+        let Some((canonical, kind)) = option_list()
+            .into_iter()
+            .find(|(n, _)| n.to_ascii_lowercase() == lname)
+        else {
+            self.out
+                .error(format!("setoption: unknown option '{}'", clip(name)));
+            return;
+        };
+        let value = value.unwrap_or("").trim();
+        match kind {
+            OptionKind::Button => {
+                if canonical == "Clear Hash" {
+                    if self.pool.is_searching() {
+                        self.out
+                            .error("setoption: cannot clear the hash while searching");
+                    } else {
+                        self.pool.clear();
+                    }
+                }
+            }
+            OptionKind::Check { .. } => {
+                let v = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        self.out.error(format!(
+                            "setoption: {canonical} needs 'true' or 'false', got '{}'",
+                            clip(value)
+                        ));
+                        return;
+                    }
+                };
+                match canonical {
+                    "Ponder" => self.options.ponder = v,
+                    "UCI_Chess960" => self.options.chess960 = v,
+                    "UCI_ShowWDL" => self.options.show_wdl = v,
+                    _ => {}
+                }
+            }
+            OptionKind::Spin { min, max, .. } => {
+                let v = match value.parse::<i64>() {
+                    Ok(v) if (min..=max).contains(&v) => v,
+                    _ => {
+                        self.out.error(format!(
+                            "setoption: {canonical} needs an integer from {min} to {max}, got '{}'",
+                            clip(value)
+                        ));
+                        return;
+                    }
+                };
+                match canonical {
+                    "Hash" => {
+                        if self.pool.is_searching() {
+                            self.out
+                                .error("setoption: cannot resize the hash while searching");
+                        } else {
+                            match self.pool.resize_hash(v as usize) {
+                                Ok(()) => self.options.hash_mb = v as usize,
+                                Err(e) => self.out.error(format!(
+                                    "setoption: {e}; keeping the {} MB table",
+                                    self.options.hash_mb
+                                )),
+                            }
+                        }
+                    }
+                    "Threads" => {
+                        if self.pool.is_searching() {
+                            self.out
+                                .error("setoption: cannot change Threads while searching");
+                        } else {
+                            match self.pool.set_threads(v as usize) {
+                                Ok(()) => self.options.threads = v as usize,
+                                Err(e) => self.out.error(format!("setoption: {e}")),
+                            }
+                        }
+                    }
+                    "MultiPV" => self.options.multipv = v as usize,
+                    "Move Overhead" => self.options.move_overhead_ms = v as u64,
+                    _ => {}
+                }
+            }
+            OptionKind::Combo { .. } | OptionKind::String { .. } => {}
+        }
+    }
+
+    fn set_position(&mut self, start: PositionStart, moves: &[String]) {
+        // Whatever happens below, never leave the old position in place:
+        // a refused command must not let `go` search something else.
+        self.game = None;
+        let (mut pos, warnings) = match start {
+            PositionStart::StartPos => (Position::startpos(), Vec::new()),
+            PositionStart::Fen(fen) => match Position::from_fen(&fen) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.out.error(format!("position refused: {e}"));
+                    return;
+                }
+            },
+        };
+        for w in warnings {
+            self.out.warning(format!("position: {w}"));
+        }
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match pos.parse_uci_move(text) {
+                Ok(m) => {
+                    history.push(pos.key());
+                    pos.play(m);
+                }
+                Err(e) => {
+                    self.out.error(format!(
+                        "position refused: move {} {e} in {}",
+                        i + 1,
+                        pos.fen()
+                    ));
+                    return;
+                }
+            }
+        }
+        self.game = Some(Game { pos, history });
+    }
+
+    fn go(&mut self, params: GoParams) {
+        self.pool.stop();
+        self.pool.wait();
+        let Some(game) = self.game.clone() else {
+            self.out
+                .error("go: no position to search (the last position command was refused)");
+            self.out.line(output::bestmove_line(None, None));
+            return;
+        };
+        let mut searchmoves = Vec::new();
+        for text in &params.searchmoves {
+            match game.pos.parse_uci_move(text) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => self.out.error(format!("go searchmoves: {e}")),
+            }
+        }
+        let white = game.pos.side_to_move() == crate::chess::Color::White;
+        let limits = Limits {
+            clock: Clock {
+                time: if white { params.wtime } else { params.btime },
+                inc: (if white { params.winc } else { params.binc }).unwrap_or(0),
+                movestogo: params.movestogo,
+                movetime: params.movetime,
+            },
+            depth: params.depth,
+            nodes: params.nodes,
+            mate: params.mate,
+            infinite: params.infinite,
+            ponder: params.ponder,
+            searchmoves,
+        };
+        if game.pos.count_legal() == 0 {
+            let score = if game.pos.in_check() {
+                "mate 0"
+            } else {
+                "cp 0"
+            };
+            self.out.line(format!("info depth 0 score {score}"));
+        }
+        let reporter = Arc::new(UciReporter {
+            out: self.out.clone(),
+            chess960: self.options.chess960,
+            show_wdl: self.options.show_wdl,
+        });
+        let options = SearchOptions {
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+            ..SearchOptions::default()
+        };
+        self.pool.start(
+            Job {
+                root: game.pos,
+                history: game.history,
+                limits,
+                options,
+            },
+            reporter,
+        );
+    }
+}
+
+/// Quoted input in messages is cut so that a huge line gives a short error.
+fn clip(s: &str) -> String {
+    let mut c: String = s.chars().take(60).collect();
+    if c.len() < s.len() {
+        c.push_str("...");
+    }
+    c
+}
+
+/// Runs the UCI protocol on stdin/stdout until `quit` or end of input.
+pub fn run() -> Result<(), String> {
+    let (tx, rx) = unbounded::<String>();
+    let writer = std::thread::Builder::new()
+        .name("stdout".into())
+        .spawn(move || {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            for line in rx {
+                if writeln!(lock, "{line}").and_then(|_| lock.flush()).is_err() {
+                    // The GUI is gone; nothing more can be said.
+                    break;
+                }
+            }
+        })
+        .map_err(|e| format!("cannot start the output thread: {e}"))?;
+    let out = Output { tx };
+    let mut engine = UciEngine::new(out.clone())?;
+    let stdin = std::io::stdin();
+    let mut reader = stdin.lock();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                if !engine.handle_line(&String::from_utf8_lossy(&buf)) {
+                    break;
+                }
+            }
+        }
+    }
+    // End of input is a quit too: stop the search before leaving.
+    engine.handle(Command::Quit);
+    drop(engine);
+    drop(out);
+    let _ = writer.join();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refused_position_clears_the_game() {
+        let (tx, rx) = unbounded();
+        let mut e = UciEngine::new(Output { tx }).unwrap();
+        e.handle_line("position startpos moves e2e4 e7e5 e1e3");
+        assert!(e.game.is_none());
+        let lines: Vec<String> = rx.try_iter().collect();
+        assert_eq!(lines.len(), 1);
+        assert!(
+            lines[0].starts_with("info string error: position refused: move 3"),
+            "{lines:?}"
+        );
+        e.handle_line("go depth 1");
+        let lines: Vec<String> = rx.try_iter().collect();
+        assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let (tx, rx) = unbounded();
+        let mut e = UciEngine::new(Output { tx }).unwrap();
+        e.handle_line("setoption name hash value 0");
+        e.handle_line("setoption name MULTIPV value 3");
+        e.handle_line("setoption name Nonsense value 3");
+        let lines: Vec<String> = rx.try_iter().collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(e.options.multipv, 3);
+        assert_eq!(e.options.hash_mb, 16);
+    }
+}

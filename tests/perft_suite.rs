@@ -1,0 +1,42 @@
+//! Perft on the shared suites: every position, at every listed depth whose
+//! count is small enough for CI (`make perft-suite` runs all depths).
+
+use forsyth::chess::Position;
+use forsyth::chess::perft::{PerftCase, perft};
+
+/// Depths with more leaves than this are left to `make perft-suite`.
+const MAX_LEAVES: u64 = 5_000_000;
+
+fn run_suite(path: &str) -> (usize, u64) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut positions = 0;
+    let mut checked = 0;
+    for line in text.lines() {
+        let Some(case) = PerftCase::parse(line) else {
+            continue;
+        };
+        let (pos, warnings) =
+            Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
+        assert!(warnings.is_empty(), "{}: {warnings:?}", case.fen);
+        positions += 1;
+        for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= MAX_LEAVES) {
+            assert_eq!(perft(&pos, depth), expected, "{} depth {depth}", case.fen);
+            checked += expected;
+        }
+    }
+    (positions, checked)
+}
+
+#[test]
+fn standard_suite() {
+    let (positions, leaves) = run_suite("../shared/data/perft/standard.epd");
+    assert_eq!(positions, 128);
+    assert!(leaves > 1_000_000);
+}
+
+#[test]
+fn chess960_suite() {
+    let (positions, leaves) = run_suite("../shared/data/perft/chess960.epd");
+    assert_eq!(positions, 960);
+    assert!(leaves > 10_000_000);
+}
