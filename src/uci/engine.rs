@@ -12,6 +12,7 @@ use crate::search::{
 use crossbeam_channel::{Sender, unbounded};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub const ENGINE_NAME: &str = "Forsyth";
@@ -42,6 +43,8 @@ struct UciReporter {
     out: Output,
     chess960: bool,
     show_wdl: bool,
+    /// Set once the `bestmove` line is out: the search is over.
+    done: Arc<AtomicBool>,
 }
 
 fn out_score(score: i32) -> OutScore {
@@ -97,6 +100,7 @@ impl Reporter for UciReporter {
         let ponder = ponder.map(|m| m.uci(self.chess960).to_string());
         self.out
             .line(output::bestmove_line(best.as_deref(), ponder.as_deref()));
+        self.done.store(true, Ordering::SeqCst);
     }
 }
 
@@ -195,6 +199,8 @@ pub struct UciEngine {
     game: Option<Game>,
     options: Options,
     debug: bool,
+    /// Shared with the running search's reporter; see [`UciEngine::searching`].
+    search_done: Arc<AtomicBool>,
 }
 
 impl UciEngine {
@@ -209,7 +215,18 @@ impl UciEngine {
             }),
             options,
             debug: false,
+            search_done: Arc::new(AtomicBool::new(true)),
         })
+    }
+
+    /// Whether a search is still running. The pool counts a search as
+    /// running until someone waits for it, even long after its `bestmove`,
+    /// so a finished search is collected here first.
+    fn searching(&mut self) -> bool {
+        if self.pool.is_searching() && self.search_done.load(Ordering::SeqCst) {
+            self.pool.wait();
+        }
+        self.pool.is_searching()
     }
 
     /// Handles one input line; returns false when the engine should exit.
@@ -229,6 +246,7 @@ impl UciEngine {
     }
 
     fn handle(&mut self, cmd: Command) -> bool {
+        let busy = matches!(cmd, Command::Perft { .. }) && self.searching();
         match cmd {
             Command::Uci => {
                 self.out.line(format!(
@@ -274,7 +292,10 @@ impl UciEngine {
                 }
             }
             Command::Perft { depth } => match &self.game {
-                Some(g) if !self.pool.is_searching() => {
+                Some(_) if busy => self
+                    .out
+                    .error("perft: a search is running; send stop first"),
+                Some(g) => {
                     let start = Instant::now();
                     self.out.line(crate::chess::perft::report(
                         &g.pos,
@@ -288,15 +309,12 @@ impl UciEngine {
                         ));
                     }
                 }
-                Some(_) => self
-                    .out
-                    .error("perft: a search is running; send stop first"),
                 None => self
                     .out
                     .error("no position: the last position command was refused"),
             },
             Command::Bench { depth } => {
-                if self.pool.is_searching() {
+                if self.searching() {
                     self.out
                         .error("bench: a search is running; send stop first");
                 } else {
@@ -328,7 +346,7 @@ impl UciEngine {
         match kind {
             OptionKind::Button => {
                 if canonical == "Clear Hash" {
-                    if self.pool.is_searching() {
+                    if self.searching() {
                         self.out
                             .error("setoption: cannot clear the hash while searching");
                     } else {
@@ -368,7 +386,7 @@ impl UciEngine {
                 };
                 match canonical {
                     "Hash" => {
-                        if self.pool.is_searching() {
+                        if self.searching() {
                             self.out
                                 .error("setoption: cannot resize the hash while searching");
                         } else {
@@ -382,7 +400,7 @@ impl UciEngine {
                         }
                     }
                     "Threads" => {
-                        if self.pool.is_searching() {
+                        if self.searching() {
                             self.out
                                 .error("setoption: cannot change Threads while searching");
                         } else {
@@ -477,10 +495,12 @@ impl UciEngine {
             };
             self.out.line(format!("info depth 0 score {score}"));
         }
+        self.search_done = Arc::new(AtomicBool::new(false));
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),
             chess960: self.options.chess960,
             show_wdl: self.options.show_wdl,
+            done: Arc::clone(&self.search_done),
         });
         let options = SearchOptions {
             multipv: self.options.multipv,
@@ -567,6 +587,28 @@ mod tests {
         e.handle_line("go depth 1");
         let lines: Vec<String> = rx.try_iter().collect();
         assert_eq!(lines.last().map(String::as_str), Some("bestmove 0000"));
+    }
+
+    #[test]
+    fn a_finished_search_does_not_block_options() {
+        let (tx, rx) = unbounded();
+        let mut e = UciEngine::new(Output { tx }).unwrap();
+        e.handle_line("go depth 1");
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        while !rx
+            .recv_deadline(deadline)
+            .expect("a bestmove within 10 s")
+            .starts_with("bestmove")
+        {}
+        e.handle_line("setoption name Hash value 2");
+        e.handle_line("setoption name Threads value 2");
+        e.handle_line("perft 1");
+        let lines: Vec<String> = rx.try_iter().collect();
+        assert!(
+            lines.iter().all(|l| !l.starts_with("info string error")),
+            "{lines:?}"
+        );
+        assert_eq!((e.options.hash_mb, e.options.threads), (2, 2));
     }
 
     #[test]
