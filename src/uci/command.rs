@@ -197,6 +197,22 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+impl ParseError {
+    /// Whether the refused line was a `go` (which still owes a `bestmove`),
+    /// wherever `go` stood on the line.
+    pub fn is_go(&self) -> bool {
+        match self {
+            ParseError::Expected { command, .. }
+            | ParseError::MissingNumber { command, .. }
+            | ParseError::NotANumber { command, .. }
+            | ParseError::OutOfRange { command, .. }
+            | ParseError::Internal { command } => *command == "go",
+            ParseError::PerftNotFirst => true,
+            ParseError::UnknownCommand(_) | ParseError::FenFieldCount(_) => false,
+        }
+    }
+}
+
 fn sign_word(min: u64) -> &'static str {
     if min == 0 { "non-negative" } else { "positive" }
 }
@@ -1138,6 +1154,27 @@ mod tests {
             error("go btime"),
             "go: 'btime' needs a non-negative integer, got nothing"
         );
+    }
+
+    #[test]
+    fn go_errors_are_known_as_go() {
+        for line in [
+            "go depth x",
+            "xyz go wtime -5",
+            "\u{FFFD} go searchmoves",
+            "go perft",
+        ] {
+            assert!(parse_line(line).is_err_and(|e| e.is_go()), "{line}");
+        }
+        for line in [
+            "foo bar",
+            "position fen a b",
+            "setoption",
+            "perft x",
+            "debug go",
+        ] {
+            assert!(parse_line(line).is_err_and(|e| !e.is_go()), "{line}");
+        }
     }
 
     #[test]

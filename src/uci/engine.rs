@@ -235,9 +235,16 @@ impl UciEngine {
             Ok(None) => true,
             Ok(Some(cmd)) => self.handle(cmd),
             Err(e) => {
+                let is_go = e.is_go();
+                if is_go {
+                    // As for a good `go`: a running search answers first,
+                    // so that each `bestmove` answers the `go` it belongs to.
+                    self.pool.stop();
+                    self.pool.wait();
+                }
                 self.out.error(e);
                 // A `go` that cannot be understood still gets its answer.
-                if line.split_whitespace().next() == Some("go") {
+                if is_go {
                     self.out.line(output::bestmove_line(None, None));
                 }
                 true
