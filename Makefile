@@ -18,9 +18,12 @@ ifneq ($(EXE),)
 	cp target/release/forsyth "$(EXE)"
 endif
 
-# The whole test command, as README.md gives it.
+# The whole test command, as README.md gives it: the Rust tests, then
+# python-chess driving the release binary (tests/client_test.py).
 test:
 	$(CARGO) test --release
+	$(CARGO) build --release
+	python3 tests/client_test.py target/release/forsyth
 
 # Every depth of every perft position (about half an hour on one core).
 perft-suite: build
