@@ -715,6 +715,42 @@ fn options_change_after_a_search() {
     e.finish();
 }
 
+/// Commands sent back to back, without waiting for any answer: every `go`
+/// still gets exactly one legal `bestmove`, whatever point each search had
+/// reached when it was stopped (some before their first iteration).
+#[test]
+fn back_to_back_searches() {
+    let _cpu = shared();
+    let mut e = started();
+    e.send("position startpos");
+    for threads in [1, 3] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        let mut batch = String::new();
+        for _ in 0..100 {
+            batch.push_str("go infinite\nstop\n");
+        }
+        for _ in 0..50 {
+            batch.push_str("go ponder wtime 100 btime 100\nponderhit\n");
+        }
+        for _ in 0..50 {
+            batch.push_str("go wtime 10 btime 10\ngo nodes 500\n");
+        }
+        for _ in 0..50 {
+            batch.push_str("go depth 30\n");
+        }
+        batch.push_str("stop\n");
+        e.send_bytes(batch.as_bytes());
+        let before = e.bestmoves;
+        for _ in 0..300 {
+            let s = Search::new(e.read_until("bestmove", TIMEOUT), Duration::ZERO);
+            s.check_legal(&startpos(), false);
+        }
+        assert_eq!(e.bestmoves - before, 300, "Threads {threads}");
+        assert_eq!(e.sync(), Vec::<String>::new());
+    }
+    e.finish();
+}
+
 /// `position` during a search changes only what the next `go` searches;
 /// `ucinewgame` ends the running search, which still answers.
 #[test]
