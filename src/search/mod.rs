@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod history;
 pub mod movepick;
+pub mod params;
 pub mod pool;
 pub mod see;
 pub mod time;

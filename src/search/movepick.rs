@@ -1,10 +1,13 @@
 //! Staged move ordering: the hash move before anything is generated, then
-//! captures and promotions by victim and attacker, then killers, then the
-//! quiet moves by history.
+//! captures and promotions that do not lose material (by victim and
+//! attacker), then killers, then the quiet moves by history, and last the
+//! captures that lose material by static exchange. Quiescence gets only the
+//! captures that do not lose material.
 
-use super::history::Histories;
-use super::see::SEE_VALUE;
+use super::history::{ContIndex, Histories};
+use super::see::{SEE_VALUE, see_ge};
 use crate::chess::{Move, MoveList, Position};
+use arrayvec::ArrayVec;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -12,8 +15,10 @@ enum Stage {
     GenNoisy,
     Noisy,
     Killers,
+    Counter,
     GenQuiet,
     Quiet,
+    BadNoisy,
     Done,
 }
 
@@ -22,15 +27,30 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     killer_idx: usize,
+    counter: Move,
+    conts: ContIndex,
     list: MoveList,
     scores: [i32; 256],
     idx: usize,
     /// Quiescence: noisy moves only (unless in check, when every evasion counts).
     noisy_only: bool,
+    /// Set by late-move pruning: no more quiet moves are wanted.
+    skip_quiets: bool,
+    /// In check: all evasions come from one list in the quiet stage.
+    evasions: bool,
+    /// Captures that lose material, tried after the quiet moves.
+    bad_noisy: ArrayVec<Move, 64>,
+    bad_idx: usize,
 }
 
 impl MovePicker {
-    pub fn new(pos: &Position, tt_move: Move, killers: [Move; 2]) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        conts: ContIndex,
+    ) -> MovePicker {
         MovePicker {
             stage: if !tt_move.is_null() && pos.is_legal(tt_move) {
                 Stage::TtMove
@@ -40,16 +60,27 @@ impl MovePicker {
             tt_move,
             killers,
             killer_idx: 0,
+            counter,
+            conts,
             list: MoveList::new(),
             scores: [0; 256],
             idx: 0,
             noisy_only: false,
+            skip_quiets: false,
+            evasions: false,
+            bad_noisy: ArrayVec::new(),
+            bad_idx: 0,
         }
+    }
+
+    /// Stops handing out quiet moves (captures and promotions still come).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
     }
 
     /// For quiescence: captures and promotions, or all evasions in check.
     pub fn new_qsearch(pos: &Position, tt_move: Move) -> MovePicker {
-        let mut mp = MovePicker::new(pos, tt_move, [Move::NULL; 2]);
+        let mut mp = MovePicker::new(pos, tt_move, [Move::NULL; 2], Move::NULL, [None; 2]);
         mp.noisy_only = !pos.in_check();
         if mp.noisy_only
             && mp.stage == Stage::TtMove
@@ -61,22 +92,22 @@ impl MovePicker {
         mp
     }
 
-    /// Most valuable victim first, then least valuable attacker.
-    fn score_noisy(&mut self, pos: &Position) {
+    /// Most valuable victim first, then by capture history, then least
+    /// valuable attacker.
+    fn score_noisy(&mut self, pos: &Position, hist: &Histories) {
         for (i, &m) in self.list.iter().enumerate() {
             let victim = pos.captured(m).map_or(0, |k| SEE_VALUE[k.index()]);
             let attacker = pos
                 .piece_at(m.from())
                 .map_or(0, |p| p.kind().index() as i32);
             let promo = m.promo().map_or(0, |k| SEE_VALUE[k.index()]);
-            self.scores[i] = 16 * (victim + promo) - attacker;
+            self.scores[i] = 16 * (victim + promo) + hist.noisy(pos, m) / 16 - attacker;
         }
     }
 
     fn score_quiet(&mut self, pos: &Position, hist: &Histories) {
-        let side = pos.side_to_move();
         for (i, &m) in self.list.iter().enumerate() {
-            self.scores[i] = hist.quiet(side, m);
+            self.scores[i] = hist.quiet(pos, m, &self.conts);
         }
     }
 
@@ -115,19 +146,29 @@ impl MovePicker {
                     };
                     self.idx = 0;
                     if self.noisy_only || !pos.in_check() {
-                        self.score_noisy(pos);
+                        self.score_noisy(pos, hist);
                         self.stage = Stage::Noisy;
                     } else {
                         // In check: all evasions in one list, captures first.
                         self.score_evasions(pos, hist);
+                        self.evasions = true;
                         self.stage = Stage::Quiet;
                     }
                 }
                 Stage::Noisy => {
                     while let Some(m) = self.take_best() {
-                        if m != self.tt_move {
-                            return Some(m);
+                        if m == self.tt_move {
+                            continue;
                         }
+                        if !see_ge(pos, m, 0) {
+                            // Quiescence drops losing captures; the main
+                            // search tries them last.
+                            if !self.noisy_only {
+                                let _ = self.bad_noisy.try_push(m);
+                            }
+                            continue;
+                        }
+                        return Some(m);
                     }
                     self.stage = if self.noisy_only {
                         Stage::Done
@@ -136,6 +177,10 @@ impl MovePicker {
                     };
                 }
                 Stage::Killers => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
                     while self.killer_idx < 2 {
                         let k = self.killers[self.killer_idx];
                         self.killer_idx += 1;
@@ -148,23 +193,50 @@ impl MovePicker {
                             return Some(k);
                         }
                     }
+                    self.stage = Stage::Counter;
+                }
+                Stage::Counter => {
                     self.stage = Stage::GenQuiet;
+                    let c = self.counter;
+                    if !self.skip_quiets
+                        && !c.is_null()
+                        && c != self.tt_move
+                        && !self.killers.contains(&c)
+                        && !pos.is_capture(c)
+                        && c.promo().is_none()
+                        && pos.is_legal(c)
+                    {
+                        return Some(c);
+                    }
                 }
                 Stage::GenQuiet => {
+                    if self.skip_quiets {
+                        self.stage = Stage::BadNoisy;
+                        continue;
+                    }
                     self.list = pos.quiet_moves();
                     self.idx = 0;
                     self.score_quiet(pos, hist);
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
-                    while let Some(m) = self.take_best() {
-                        if m != self.tt_move && !self.killers.contains(&m) {
-                            return Some(m);
+                    if !self.skip_quiets || self.evasions {
+                        while let Some(m) = self.take_best() {
+                            // In check the killers were not tried separately.
+                            if m != self.tt_move
+                                && (self.evasions
+                                    || (!self.killers.contains(&m) && m != self.counter))
+                            {
+                                return Some(m);
+                            }
                         }
-                        // In check the killers were not tried separately.
-                        if m != self.tt_move && self.killer_idx == 0 {
-                            return Some(m);
-                        }
+                    }
+                    self.stage = Stage::BadNoisy;
+                }
+                Stage::BadNoisy => {
+                    if let Some(&m) = self.bad_noisy.get(self.bad_idx) {
+                        self.bad_idx += 1;
+                        return Some(m);
                     }
                     self.stage = Stage::Done;
                 }
@@ -174,11 +246,10 @@ impl MovePicker {
     }
 
     fn score_evasions(&mut self, pos: &Position, hist: &Histories) {
-        let side = pos.side_to_move();
         for (i, &m) in self.list.iter().enumerate() {
             self.scores[i] = match pos.captured(m) {
                 Some(k) => 1_000_000 + 16 * SEE_VALUE[k.index()],
-                None => hist.quiet(side, m),
+                None => hist.quiet(pos, m, &self.conts),
             };
         }
     }

@@ -189,26 +189,17 @@ impl TranspositionTable {
     ) {
         let bucket = self.bucket(key);
         let age = self.age.load(Ordering::Relaxed) as i32;
-        // Choose the entry with this key, else the least valuable one:
-        // shallow and old entries go first.
+        // The entry of this position if there is one, else the least
+        // valuable: shallow entries from old searches go first.
         let mut victim = 0;
         let mut worst = i32::MAX;
-        let mut old_move = Move::NULL;
+        let mut same: Option<u64> = None;
         for (i, e) in bucket.entries.iter().enumerate() {
             let data = e.data.load(Ordering::Relaxed);
             let kx = e.key_xor_data.load(Ordering::Relaxed);
-            if kx ^ data == key || data == 0 {
+            if data == 0 || kx ^ data == key {
                 victim = i;
-                if data != 0 {
-                    old_move = Move::from_bits((data >> 48) as u16);
-                    let old_depth = ((data >> 8) & 0xFF) as i32 - DEPTH_OFFSET;
-                    let old_bound = Bound::from_bits(data);
-                    // Keep a deeper exact result of this very position.
-                    if bound != Bound::Exact && old_bound == Bound::Exact && old_depth > depth + 4 {
-                        return;
-                    }
-                }
-                worst = i32::MIN;
+                same = (data != 0).then_some(data);
                 break;
             }
             let e_age = ((data >> 2) & 63) as i32;
@@ -220,11 +211,22 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let _ = worst;
-        // Keep the old move when this store has none (a fail-low).
-        let mv = if mv.is_null() { old_move } else { mv };
-        let depth = (depth + if pv { 2 } else { 0 }).clamp(-DEPTH_OFFSET + 1, 255 - DEPTH_OFFSET)
-            + DEPTH_OFFSET;
+        let mut mv = mv;
+        if let Some(old) = same {
+            // Keep the old move when this store has none (a fail-low).
+            if mv.is_null() {
+                mv = Move::from_bits((old >> 48) as u16);
+            }
+            // A much deeper result of this very position from this search
+            // is worth more than a shallow bound (PV nodes count as deeper).
+            let old_depth = ((old >> 8) & 0xFF) as i32 - DEPTH_OFFSET;
+            let old_age = ((old >> 2) & 63) as i32;
+            if bound != Bound::Exact && old_age == age && depth + 2 * i32::from(pv) < old_depth - 4
+            {
+                return;
+            }
+        }
+        let depth = depth.clamp(-DEPTH_OFFSET + 1, 255 - DEPTH_OFFSET) + DEPTH_OFFSET;
         let data = (mv.bits() as u64) << 48
             | (score_to_tt(score, ply) as i16 as u16 as u64) << 32
             | (eval as i16 as u16 as u64) << 16

@@ -1,8 +1,10 @@
 //! One search thread: iterative deepening, principal variation search and
 //! quiescence search.
 
-use super::history::Histories;
+use super::history::{ContIndex, Histories, PieceTo};
 use super::movepick::MovePicker;
+use super::params::Params;
+use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound};
@@ -83,6 +85,19 @@ pub struct Worker {
     time: Option<TimeManager>,
     was_pondering: bool,
     shared: Option<Arc<Shared>>,
+    params: Params,
+    /// Late-move reductions by depth and move number.
+    lmr: Box<[[i32; 64]; 64]>,
+    /// Static evaluation by ply (-INFINITE in check).
+    evals: [i32; MAX_PLY + 2],
+    /// No null move right after a null move.
+    null_allowed: bool,
+    /// While verifying a null-move cutoff, no null moves above this ply.
+    nmp_min_ply: usize,
+    /// Keys below this index cannot repeat (they precede a null move).
+    rep_floor: usize,
+    /// The move played at each ply, as (piece, to); `None` for a null move.
+    moved: [Option<PieceTo>; MAX_PLY + 2],
 }
 
 impl Worker {
@@ -103,7 +118,26 @@ impl Worker {
             time: None,
             was_pondering: false,
             shared: None,
+            params: Params::default(),
+            lmr: Box::new([[0; 64]; 64]),
+            evals: [0; MAX_PLY + 2],
+            null_allowed: true,
+            nmp_min_ply: 0,
+            rep_floor: 0,
+            moved: [None; MAX_PLY + 2],
         }
+        .with_tables()
+    }
+
+    fn with_tables(mut self) -> Worker {
+        for d in 1..64 {
+            for m in 1..64 {
+                let r = self.params.lmr_base
+                    + (d as f64).ln() * (m as f64).ln() / self.params.lmr_divisor;
+                self.lmr[d][m] = r as i32;
+            }
+        }
+        self
     }
 
     fn shared(&self) -> &Shared {
@@ -126,6 +160,9 @@ impl Worker {
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
         self.root_index = self.keys.len();
+        self.rep_floor = 0;
+        self.null_allowed = true;
+        self.nmp_min_ply = 0;
         self.keys.push(job.root.key());
         self.was_pondering = job.limits.ponder;
         self.time = Some(TimeManager::new(
@@ -184,10 +221,7 @@ impl Worker {
             for pv_idx in 0..multipv {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
-                self.negamax::<true>(root, -INFINITE, INFINITE, depth, 0);
-                // Stable: among moves that did not raise alpha, the order of
-                // the previous iteration stands.
-                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                self.aspiration(root, depth, pv_idx);
                 if self.stopped {
                     break;
                 }
@@ -214,6 +248,46 @@ impl Worker {
                     }
                 }
             }
+        }
+    }
+
+    /// Searches one MultiPV line at `depth` in a window around the last
+    /// score, widening it on each failure until the score falls inside.
+    fn aspiration(&mut self, root: &Position, depth: i32, pv_idx: usize) {
+        let prev = self.root_moves[pv_idx].prev_score;
+        let mut delta = self.params.asp_delta;
+        let (mut alpha, mut beta) = if depth >= self.params.asp_min_depth && prev.abs() < MATE_BOUND
+        {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            self.negamax::<true>(root, alpha, beta, depth, 0);
+            // Stable: among moves that did not raise alpha, the order of
+            // the previous iteration stands.
+            self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            if self.stopped {
+                return;
+            }
+            let score = self.root_moves[pv_idx].score;
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                ScoreBound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                ScoreBound::Lower
+            } else {
+                return;
+            };
+            if self.is_main()
+                && self.shared().start.elapsed().as_millis() as u64
+                    >= self.shared().job.options.currmove_after_ms
+            {
+                self.report_line(depth, pv_idx, bound);
+            }
+            delta += delta / 2;
         }
     }
 
@@ -294,7 +368,7 @@ impl Worker {
         let reach = (pos.halfmove_clock() as usize).min(n - 1);
         let mut seen_before_root = false;
         let mut back = 4;
-        while back <= reach {
+        while back <= reach && n - 1 - back >= self.rep_floor {
             let i = n - 1 - back;
             if self.keys[i] == key {
                 if i > self.root_index || seen_before_root {
@@ -320,9 +394,15 @@ impl Worker {
     /// 1. Horizon: drop into quiescence.
     /// 2. Stop checks, draws, ply limit, mate distance pruning.
     /// 3. Transposition table: cut off on a deep enough bound.
-    /// 4. The move loop: first move with a full window, the rest with a
-    ///    null window and a re-search when they beat alpha.
-    /// 5. Mate and stalemate; store the result.
+    /// 4. Internal iterative reduction; static evaluation, and whether it
+    ///    improves on two plies ago.
+    /// 5. Reverse futility pruning.
+    /// 6. Null-move pruning (verified at high depth).
+    /// 7. The move loop: SEE pruning, late-move and futility pruning of quiet moves,
+    ///    check extension, late-move reductions, PVS (first move with a full
+    ///    window, the rest with a null window and a re-search when they
+    ///    beat alpha).
+    /// 8. Mate and stalemate; history updates; store the result.
     fn negamax<const PV: bool>(
         &mut self,
         pos: &Position,
@@ -381,32 +461,124 @@ impl Worker {
             }
         }
 
-        // Step 4. The move loop.
+        // Internal iterative reduction.
+        let depth = if !root && tt_move.is_null() && depth >= self.params.iir_min_depth {
+            depth - 1
+        } else {
+            depth
+        };
+
+        // Step 4. Static evaluation. The table's score is a better guess
+        // when its bound points the right way.
+        let raw_eval = if in_check {
+            -INFINITE
+        } else {
+            match tt {
+                Some(h) if h.eval.abs() < MATE_BOUND && h.bound != Bound::None => h.eval,
+                _ => evaluate(pos),
+            }
+        };
+        let mut eval = raw_eval;
+        if let Some(h) = tt {
+            if !in_check
+                && h.score.abs() < MATE_BOUND
+                && match h.bound {
+                    Bound::Lower => h.score > eval,
+                    Bound::Upper => h.score < eval,
+                    Bound::Exact => true,
+                    Bound::None => false,
+                }
+            {
+                eval = h.score;
+            }
+        }
+        self.evals[ply] = raw_eval;
+        // Improving: our position got better since our last move, so
+        // pruning should be more careful.
+        let improving = !in_check && ply >= 2 && raw_eval > self.evals[ply - 2];
+        let p = &self.params;
+
+        if !PV && !in_check && !root {
+            // Step 5. Reverse futility pruning.
+            if depth <= p.rfp_max_depth
+                && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+                && eval < MATE_BOUND
+            {
+                return eval;
+            }
+
+            // Step 6. Null-move pruning.
+            let has_pieces = (pos.color(pos.side_to_move())
+                & !pos.kind(crate::chess::PieceType::Pawn)
+                & !pos.kind(crate::chess::PieceType::King))
+            .any();
+            if depth >= p.nmp_min_depth
+                && eval >= beta
+                && has_pieces
+                && ply >= self.nmp_min_ply
+                && self.null_allowed
+            {
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_divisor
+                    + ((eval - beta) / p.nmp_eval_divisor).min(3);
+                let mut child = pos.clone();
+                child.play_null();
+                self.moved[ply] = None;
+                self.keys.push(child.key());
+                let saved_floor = self.rep_floor;
+                self.rep_floor = self.keys.len() - 1;
+                self.null_allowed = false;
+                let score = -self.negamax::<false>(&child, -beta, -beta + 1, depth - r, ply + 1);
+                self.null_allowed = true;
+                self.rep_floor = saved_floor;
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    // Never trust a mate found after passing.
+                    let score = if score >= MATE_BOUND { beta } else { score };
+                    if depth < self.params.nmp_verify_depth || self.nmp_min_ply > 0 {
+                        return score;
+                    }
+                    // Verify without null moves for this side near the root
+                    // of the null-move subtree (zugzwang).
+                    self.nmp_min_ply = ply + 3 * (depth - r) as usize / 4;
+                    let v = self.negamax::<false>(pos, beta - 1, beta, depth - r, ply);
+                    self.nmp_min_ply = 0;
+                    if v >= beta {
+                        return score;
+                    }
+                }
+            }
+        }
+
+        // Step 7. The move loop.
         let alpha_orig = alpha;
         let mut best = -INFINITE;
         let mut best_move = Move::NULL;
         let mut moves_searched = 0;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
-        let us = pos.side_to_move();
-        let mut picker = if root {
-            None
-        } else {
-            Some(MovePicker::new(pos, tt_move, self.hist.killers[ply]))
-        };
+        let mut noisy_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
+        let conts: ContIndex = [
+            ply.checked_sub(1).and_then(|p| self.moved[p]),
+            ply.checked_sub(2).and_then(|p| self.moved[p]),
+        ];
+        let counter = self.hist.counter_move(conts[0]);
+        let mut picker = MovePicker::new(pos, tt_move, self.hist.killers[ply], counter, conts);
         let mut root_idx = self.pv_idx;
 
         loop {
-            let m = match &mut picker {
-                Some(p) => match p.next(pos, &self.hist) {
+            let m = if root {
+                if root_idx >= self.root_moves.len() {
+                    break;
+                }
+                root_idx += 1;
+                self.root_moves[root_idx - 1].mv
+            } else {
+                match picker.next(pos, &self.hist) {
                     Some(m) => m,
                     None => break,
-                },
-                None => {
-                    if root_idx >= self.root_moves.len() {
-                        break;
-                    }
-                    root_idx += 1;
-                    self.root_moves[root_idx - 1].mv
                 }
             };
             if root && self.is_main() {
@@ -418,17 +590,69 @@ impl Worker {
             }
             let is_quiet = !pos.is_capture(m) && m.promo().is_none();
 
+            // Shallow pruning, once a move has saved us from mate.
+            if !root && best > -MATE_BOUND && depth <= self.params.see_max_depth {
+                let p = &self.params;
+                // Moves that lose material by static exchange.
+                let threshold = if is_quiet {
+                    -p.see_quiet_margin * depth
+                } else {
+                    -p.see_noisy_margin * depth * depth
+                };
+                if !see_ge(pos, m, threshold) {
+                    continue;
+                }
+            }
+            if !root && is_quiet && !in_check && best > -MATE_BOUND {
+                let p = &self.params;
+                // Late-move pruning: late quiet moves rarely matter here.
+                let lmp_limit = (p.lmp_base + depth * depth) / (2 - i32::from(improving));
+                if depth <= p.lmp_max_depth && moves_searched as i32 >= lmp_limit {
+                    picker.skip_quiets();
+                    continue;
+                }
+                // Futility pruning: this move cannot raise the evaluation
+                // enough to matter.
+                if depth <= p.fp_max_depth && eval + p.fp_base + p.fp_margin * depth <= alpha {
+                    picker.skip_quiets();
+                    continue;
+                }
+            }
+
+            let hist_score = if is_quiet {
+                self.hist.quiet(pos, m, &conts)
+            } else {
+                0
+            };
             let mut child = pos.clone();
+            self.moved[ply] = PieceTo::of(pos, m);
             child.play(m);
+            self.shared().tt.prefetch(child.key());
             self.keys.push(child.key());
+            let gives_check = child.in_check();
             // Check extension: look one ply further when the move gives check.
-            let new_depth = depth - 1 + i32::from(child.in_check());
+            let new_depth = depth - 1 + i32::from(gives_check);
 
             let mut score;
             if moves_searched == 0 {
                 score = -self.negamax::<PV>(&child, -beta, -alpha, new_depth, ply + 1);
             } else {
-                score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1);
+                // Late-move reductions: later quiet moves are searched less
+                // deep first, and fully only if they surprise.
+                let mut r = 0;
+                if depth >= 3 && moves_searched > usize::from(PV) && is_quiet {
+                    r = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
+                    r -= i32::from(PV);
+                    r += i32::from(!improving);
+                    r -= i32::from(gives_check);
+                    // Moves with a good history are reduced less.
+                    r -= hist_score / self.params.lmr_history_divisor;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth - r, ply + 1);
+                if r > 0 && score > alpha {
+                    score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1);
+                }
                 if PV && score > alpha && score < beta {
                     score = -self.negamax::<true>(&child, -beta, -alpha, new_depth, ply + 1);
                 }
@@ -462,19 +686,30 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
-                        if is_quiet {
-                            self.hist.update_quiets(us, ply, m, &quiets_tried, depth);
-                        }
+                        self.hist.update_cutoff(
+                            pos,
+                            ply,
+                            m,
+                            is_quiet,
+                            &quiets_tried,
+                            &noisy_tried,
+                            &conts,
+                            depth,
+                        );
                         break;
                     }
                 }
             }
-            if is_quiet && m != best_move {
-                let _ = quiets_tried.try_push(m);
+            if m != best_move {
+                if is_quiet {
+                    let _ = quiets_tried.try_push(m);
+                } else {
+                    let _ = noisy_tried.try_push(m);
+                }
             }
         }
 
-        // Step 5. No legal move: mate or stalemate.
+        // Step 8. No legal move: mate or stalemate.
         if moves_searched == 0 {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -485,9 +720,16 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        self.shared()
-            .tt
-            .store(key, ply, best_move, best, 0, depth, bound, PV);
+        self.shared().tt.store(
+            key,
+            ply,
+            best_move,
+            best,
+            raw_eval.max(-MATE),
+            depth,
+            bound,
+            PV,
+        );
         best
     }
 
