@@ -6,7 +6,7 @@ use super::{Job, Limits, SearchOptions, SearchPool};
 use crate::chess::Position;
 use std::time::{Duration, Instant};
 
-pub const DEFAULT_DEPTH: u32 = 6;
+pub const DEFAULT_DEPTH: u32 = 13;
 
 /// Openings, middlegames (quiet and tactical), endgames and Chess960 starts.
 pub const POSITIONS: &[&str] = &[

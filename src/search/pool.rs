@@ -64,7 +64,12 @@ impl SearchPool {
         self.workers.len()
     }
 
-    pub fn is_searching(&self) -> bool {
+    /// Whether a search is running (one that has sent its best move is
+    /// collected here, so it no longer counts).
+    pub fn is_searching(&mut self) -> bool {
+        if self.searching && self.finished_rx.try_recv().is_ok() {
+            self.searching = false;
+        }
         self.searching
     }
 

@@ -225,12 +225,16 @@ impl Worker {
                 if self.stopped {
                     break;
                 }
-                if self.is_main() {
-                    self.report_line(depth, pv_idx, ScoreBound::Exact);
-                }
+                // A later line may have come out better than an earlier one.
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.stopped {
                 break;
+            }
+            if self.is_main() {
+                for pv_idx in 0..multipv {
+                    self.report_line(depth, pv_idx, ScoreBound::Exact);
+                }
             }
             self.completed_depth = depth;
 
@@ -342,7 +346,9 @@ impl Worker {
                         tm.restart();
                         self.was_pondering = false;
                     }
-                    if !pondering && tm.hard_exceeded() {
+                    // Depth 1 always completes (it takes microseconds), so
+                    // the move played has been searched.
+                    if !pondering && tm.hard_exceeded() && self.completed_depth > 0 {
                         shared.stop.store(true, Ordering::Relaxed);
                     }
                 }

@@ -12,7 +12,6 @@ use crate::search::{
 use crossbeam_channel::{Sender, unbounded};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 pub const ENGINE_NAME: &str = "Forsyth";
@@ -43,8 +42,6 @@ struct UciReporter {
     out: Output,
     chess960: bool,
     show_wdl: bool,
-    /// Set once the `bestmove` line is out: the search is over.
-    done: Arc<AtomicBool>,
 }
 
 fn out_score(score: i32) -> OutScore {
@@ -100,7 +97,6 @@ impl Reporter for UciReporter {
         let ponder = ponder.map(|m| m.uci(self.chess960).to_string());
         self.out
             .line(output::bestmove_line(best.as_deref(), ponder.as_deref()));
-        self.done.store(true, Ordering::SeqCst);
     }
 }
 
@@ -199,8 +195,6 @@ pub struct UciEngine {
     game: Option<Game>,
     options: Options,
     debug: bool,
-    /// Shared with the running search's reporter; see [`UciEngine::searching`].
-    search_done: Arc<AtomicBool>,
 }
 
 impl UciEngine {
@@ -215,18 +209,7 @@ impl UciEngine {
             }),
             options,
             debug: false,
-            search_done: Arc::new(AtomicBool::new(true)),
         })
-    }
-
-    /// Whether a search is still running. The pool counts a search as
-    /// running until someone waits for it, even long after its `bestmove`,
-    /// so a finished search is collected here first.
-    fn searching(&mut self) -> bool {
-        if self.pool.is_searching() && self.search_done.load(Ordering::SeqCst) {
-            self.pool.wait();
-        }
-        self.pool.is_searching()
     }
 
     /// Handles one input line; returns false when the engine should exit.
@@ -253,7 +236,7 @@ impl UciEngine {
     }
 
     fn handle(&mut self, cmd: Command) -> bool {
-        let busy = matches!(cmd, Command::Perft { .. }) && self.searching();
+        let busy = matches!(cmd, Command::Perft { .. }) && self.pool.is_searching();
         match cmd {
             Command::Uci => {
                 self.out.line(format!(
@@ -321,7 +304,7 @@ impl UciEngine {
                     .error("no position: the last position command was refused"),
             },
             Command::Bench { depth } => {
-                if self.searching() {
+                if self.pool.is_searching() {
                     self.out
                         .error("bench: a search is running; send stop first");
                 } else {
@@ -353,7 +336,7 @@ impl UciEngine {
         match kind {
             OptionKind::Button => {
                 if canonical == "Clear Hash" {
-                    if self.searching() {
+                    if self.pool.is_searching() {
                         self.out
                             .error("setoption: cannot clear the hash while searching");
                     } else {
@@ -393,7 +376,7 @@ impl UciEngine {
                 };
                 match canonical {
                     "Hash" => {
-                        if self.searching() {
+                        if self.pool.is_searching() {
                             self.out
                                 .error("setoption: cannot resize the hash while searching");
                         } else {
@@ -407,7 +390,7 @@ impl UciEngine {
                         }
                     }
                     "Threads" => {
-                        if self.searching() {
+                        if self.pool.is_searching() {
                             self.out
                                 .error("setoption: cannot change Threads while searching");
                         } else {
@@ -502,12 +485,10 @@ impl UciEngine {
             };
             self.out.line(format!("info depth 0 score {score}"));
         }
-        self.search_done = Arc::new(AtomicBool::new(false));
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),
             chess960: self.options.chess960,
             show_wdl: self.options.show_wdl,
-            done: Arc::clone(&self.search_done),
         });
         let options = SearchOptions {
             multipv: self.options.multipv,
