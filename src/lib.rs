@@ -7,8 +7,10 @@
 //! - [`search`]: alpha-beta search, transposition table, time management,
 //!   search threads.
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
+//! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 
 pub mod chess;
+pub mod datagen;
 pub mod eval;
 pub mod search;
 pub mod uci;

@@ -1,0 +1,3 @@
+//! Self-play training data for tuning the evaluation.
+
+pub mod format;
