@@ -2,6 +2,7 @@
 
 use forsyth::chess::Position;
 use forsyth::chess::perft::{self, PerftCase};
+use forsyth::datagen;
 use forsyth::search::bench;
 use forsyth::uci::engine::{self, ENGINE_NAME};
 use std::process::ExitCode;
@@ -15,6 +16,11 @@ Usage:
   forsyth bench [DEPTH]       search the bench positions; last line: <nodes> nodes <nps> nps
   forsyth perft N [FEN]       count leaf nodes N plies deep (start position if no FEN)
   forsyth perft-suite FILE... check every position of perft suites (EPD with ;D<n> <count>)
+  forsyth datagen --out PATH [--games N] [--nodes N] [--threads N] [--hash MB]
+                  [--openings FILE] [--random-plies N] [--seed S] [--text]
+                              self-play training data (forsyth datagen --help)
+  forsyth datagen text FILE.bin
+                              print a datagen record file as `FEN | score | result`
   forsyth --version           print the version
   forsyth --help              print this help
 ";
@@ -34,6 +40,7 @@ fn main() -> ExitCode {
         Some("bench") => cmd_bench(&args[1..]),
         Some("perft") => cmd_perft(&args[1..]),
         Some("perft-suite") => cmd_perft_suite(&args[1..]),
+        Some("datagen") => datagen::cli(&args[1..]).map_err(|e| e.to_string()),
         Some(other) => Err(format!("unknown command '{other}' (see forsyth --help)")),
     };
     match result {
