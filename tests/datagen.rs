@@ -1,0 +1,260 @@
+//! `forsyth datagen` end to end: each test runs the binary on a few tiny
+//! games (500 nodes per move) and checks what it wrote: the binary and
+//! text files agree record for record, every record is a quiet position
+//! with the result of its own game, a resumed run adds new games after the
+//! old ones, a torn tail from a kill is cut off, and one thread with a
+//! fixed seed writes the same bytes every time.
+
+use forsyth::datagen::Progress;
+use forsyth::datagen::format::{self, GameResult, PackedPosition, RECORD_BYTES};
+use forsyth::search::MATE_BOUND;
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_forsyth");
+
+/// A scratch folder removed when the test ends (even by a failed assert).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("forsyth-datagen-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn out(&self) -> PathBuf {
+        self.0.join("data")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn file(out: &Path, ext: &str) -> PathBuf {
+    let mut s = out.as_os_str().to_owned();
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+fn forsyth(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
+}
+
+/// Runs datagen on `out` with tiny searches and a fixed seed; must succeed.
+fn datagen(out: &Path, extra: &[&str]) -> Output {
+    let out_text = out.to_string_lossy();
+    let mut args = vec![
+        "datagen", "--out", &out_text, "--nodes", "500", "--seed", "7", "--text",
+    ];
+    args.extend_from_slice(extra);
+    let output = forsyth(&args);
+    assert!(
+        output.status.success(),
+        "datagen {extra:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// Checks that the three files agree and every record is usable; returns
+/// the records and the progress.
+fn check_files(out: &Path) -> (Vec<PackedPosition>, Progress) {
+    let progress = Progress::read(&file(out, ".progress")).unwrap();
+    let records = format::read_file(&file(out, ".bin")).unwrap();
+    assert_eq!(records.len() as u64, progress.positions);
+    let text = std::fs::read_to_string(file(out, ".txt")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), records.len(), "one text line per record");
+    assert!(text.ends_with('\n'));
+    for (rec, line) in records.iter().zip(&lines) {
+        let (pos, score, _) = rec.unpack().unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert!(!pos.in_check(), "{line}");
+        assert!((score as i32).abs() < MATE_BOUND, "{line}");
+        assert_eq!(rec.to_text().unwrap(), *line);
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+    }
+    (records, progress)
+}
+
+fn fens(records: &[PackedPosition]) -> HashSet<String> {
+    records
+        .iter()
+        .map(|r| r.unpack().unwrap().0.fen())
+        .collect()
+}
+
+#[test]
+fn each_game_carries_its_own_result() {
+    let dir = Scratch::new("results");
+    let out = dir.out();
+    let mut before: (Vec<PackedPosition>, Progress) = (Vec::new(), Progress::default());
+    // One game per run, so that each run's new records are exactly one game.
+    for games in 1..=4u64 {
+        datagen(&out, &["--games", &games.to_string()]);
+        let (records, progress) = check_files(&out);
+        assert_eq!(progress.games, games);
+        assert_eq!(
+            &records[..before.0.len()],
+            &before.0[..],
+            "earlier games kept"
+        );
+        let game = &records[before.0.len()..];
+        assert!(!game.is_empty(), "game {games} recorded no position");
+        let result = game[0].result().unwrap();
+        assert!(game.iter().all(|r| r.result() == Ok(result)));
+        let counted = match result {
+            GameResult::WhiteWin => progress.white_wins - before.1.white_wins,
+            GameResult::Draw => progress.draws - before.1.draws,
+            GameResult::BlackWin => progress.black_wins - before.1.black_wins,
+        };
+        assert_eq!(counted, 1, "the progress file counts the game's result");
+        before = (records, progress);
+    }
+}
+
+#[test]
+fn resume_adds_new_games_after_the_old_ones() {
+    let dir = Scratch::new("resume");
+    let out = dir.out();
+    datagen(&out, &["--games", "2"]);
+    let (first, p2) = check_files(&out);
+    assert_eq!((p2.games, p2.next_game), (2, 2));
+    let bin_before = std::fs::read(file(&out, ".bin")).unwrap();
+
+    let output = datagen(&out, &["--games", "4", "--threads", "2"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("2 games to play (2 already"), "{stderr}");
+    let (all, p4) = check_files(&out);
+    assert_eq!((p4.games, p4.next_game), (4, 4));
+    assert!(all.len() > first.len());
+    let bin_after = std::fs::read(file(&out, ".bin")).unwrap();
+    assert_eq!(&bin_after[..bin_before.len()], &bin_before[..]);
+    // New games, not replays: no position of the first run comes back.
+    let old = fens(&first);
+    let new = fens(&all[first.len()..]);
+    assert!(old.is_disjoint(&new));
+
+    // Asking for what is already there plays nothing.
+    datagen(&out, &["--games", "3"]);
+    assert_eq!(std::fs::read(file(&out, ".bin")).unwrap(), bin_after);
+}
+
+#[test]
+fn a_torn_tail_is_cut_off_on_resume() {
+    let dir = Scratch::new("torn");
+    let out = dir.out();
+    datagen(&out, &["--games", "1"]);
+    let (first, _) = check_files(&out);
+    // What a kill in the middle of writing a game leaves behind.
+    let append = |ext: &str, bytes: &[u8]| {
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(file(&out, ext))
+            .unwrap();
+        f.write_all(bytes).unwrap();
+    };
+    append(".bin", &[0xAB; RECORD_BYTES + 7]);
+    append(".txt", b"8/8/8/8/8/8/8/8 w - - 0 1 | 3");
+    datagen(&out, &["--games", "2"]);
+    let (all, progress) = check_files(&out);
+    assert_eq!(progress.games, 2);
+    assert_eq!(&all[..first.len()], &first[..]);
+}
+
+#[test]
+fn one_thread_and_a_seed_give_the_same_bytes() {
+    let dir = Scratch::new("determinism");
+    let (a, b) = (dir.0.join("a"), dir.0.join("b"));
+    datagen(&a, &["--games", "3"]);
+    datagen(&b, &["--games", "3"]);
+    for ext in [".bin", ".txt", ".progress"] {
+        assert_eq!(
+            std::fs::read(file(&a, ext)).unwrap(),
+            std::fs::read(file(&b, ext)).unwrap(),
+            "{ext}"
+        );
+    }
+    // Another seed plays other games.
+    let c = dir.0.join("c");
+    datagen(&c, &["--games", "3", "--seed", "8"]);
+    assert_ne!(
+        std::fs::read(file(&a, ".bin")).unwrap(),
+        std::fs::read(file(&c, ".bin")).unwrap()
+    );
+}
+
+#[test]
+fn book_openings_and_text_conversion() {
+    let dir = Scratch::new("book");
+    let out = dir.out();
+    datagen(
+        &out,
+        &[
+            "--games",
+            "2",
+            "--openings",
+            "../shared/data/openings/8moves_v3.epd",
+            "--random-plies",
+            "2",
+        ],
+    );
+    let (records, _) = check_files(&out);
+    // 8moves_v3 lines start at move 9; two random plies later is move 10.
+    let (pos, _, _) = records[0].unpack().unwrap();
+    assert!(pos.fullmove_number() >= 10, "{}", pos.fen());
+    let converted = forsyth(&["datagen", "text", &file(&out, ".bin").to_string_lossy()]);
+    assert!(converted.status.success());
+    assert_eq!(
+        converted.stdout,
+        std::fs::read(file(&out, ".txt")).unwrap(),
+        "datagen text prints the text file"
+    );
+}
+
+#[test]
+fn bad_invocations_fail_without_writing() {
+    let dir = Scratch::new("bad");
+    let out = dir.out();
+    let out_text = out.to_string_lossy();
+    for args in [
+        vec!["datagen", "--games", "2"],
+        vec!["datagen", "--out", &out_text, "--nodes", "zero"],
+        vec!["datagen", "--out", &out_text, "--threads", "0"],
+        vec![
+            "datagen",
+            "--out",
+            &out_text,
+            "--openings",
+            "no/such/file.epd",
+        ],
+        vec!["datagen", "text", "no/such/file.bin"],
+    ] {
+        let output = forsyth(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(!output.stderr.is_empty(), "{args:?}");
+    }
+    assert!(!file(&out, ".bin").exists());
+    // A record file that is not ours is not overwritten.
+    std::fs::write(file(&out, ".bin"), [1u8; 64]).unwrap();
+    let output = forsyth(&["datagen", "--out", &out_text, "--games", "1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(std::fs::read(file(&out, ".bin")).unwrap(), [1u8; 64]);
+    // Nor is a corrupt record printed as a position.
+    let output = forsyth(&["datagen", "text", &file(&out, ".bin").to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("record 0"));
+}
