@@ -44,7 +44,7 @@ pub struct PlayedGame {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
-    /// Every opening tried had no legal move or a lopsided score.
+    /// Every opening tried was over by the rules or had a lopsided score.
     NoOpening { tries: u32 },
     /// The search returned no move in a position that has legal moves.
     NoMove(String),
@@ -55,8 +55,8 @@ impl fmt::Display for GameError {
         match self {
             GameError::NoOpening { tries } => write!(
                 f,
-                "no usable opening in {tries} tries (each ended the game or scored beyond \
-                 ±{MAX_OPENING_SCORE} cp)"
+                "no usable opening in {tries} tries (each was over by the rules or scored \
+                 beyond ±{MAX_OPENING_SCORE} cp)"
             ),
             GameError::NoMove(fen) => write!(f, "the search found no move in {fen}"),
         }
@@ -217,8 +217,8 @@ impl Adjudicator {
     }
 }
 
-/// Plays the game out from an opening; `None` when the first search finds
-/// the opening too lopsided.
+/// Plays the game out from an opening; `None` when the opening is already
+/// over by the rules or the first search finds it too lopsided.
 fn play_from(
     pool: &mut SearchPool,
     settings: &GameSettings,
@@ -230,6 +230,10 @@ fn play_from(
     let mut ply = 0;
     let result = loop {
         if let Some(result) = rules_result(&pos, &keys) {
+            if ply == 0 {
+                // A game over before it starts teaches nothing.
+                return Ok(None);
+            }
             break result;
         }
         if ply >= MAX_PLIES {
@@ -360,6 +364,34 @@ mod tests {
             assert_eq!(a.update(ply, 5), None);
         }
         assert_eq!(a.update(200, -10), Some(GameResult::Draw));
+    }
+
+    #[test]
+    fn finished_or_lopsided_openings_are_refused() {
+        let mut pool = SearchPool::new(1, 1).unwrap();
+        let settings = GameSettings {
+            nodes: 300,
+            random_plies: 0,
+        };
+        let refused = GameError::NoOpening {
+            tries: MAX_OPENING_TRIES,
+        };
+        for fen in [
+            "4k3/8/8/8/8/8/8/3NK3 w - - 0 1",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1",
+        ] {
+            let mut rng = Rng::for_game(1, 0);
+            let result = play(&mut pool, &settings, &[position(fen)], &mut rng);
+            assert_eq!(result.err(), Some(refused.clone()), "{fen}");
+        }
+        // One good line among them is found.
+        let book = [
+            position("4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1"),
+            Position::startpos(),
+        ];
+        let mut rng = Rng::for_game(1, 0);
+        assert!(play(&mut pool, &settings, &book, &mut rng).is_ok());
     }
 
     #[test]
