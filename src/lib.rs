@@ -7,7 +7,9 @@
 //! - [`search`]: alpha-beta search, transposition table, time management,
 //!   search threads.
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
+//! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
 
+pub mod book;
 pub mod chess;
 pub mod eval;
 pub mod search;
