@@ -164,7 +164,7 @@ fn cmd_book_build(args: &[String]) -> Result<(), String> {
     std::fs::write(&out, build::to_bytes(&entries)).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
         "{} games read, {skipped} skipped; {} entries written to {out}",
-        builder.games(),
+        builder.games() + skipped,
         entries.len()
     );
     Ok(())
