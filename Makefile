@@ -33,11 +33,12 @@ bench: build
 	./target/release/forsyth bench
 
 # The default opening book: book/*.pgn (curated lines) -> book/forsyth.bin,
-# which the binary embeds; the build after this one picks up the new book.
-# Byte-for-byte reproducible (tests/book.rs checks the committed file).
-# --strict: an illegal line fails the build instead of being skipped.
+# then a second build to embed the new book in the binary. Byte-for-byte
+# reproducible (tests/book.rs checks the committed file). --strict: an
+# illegal line fails the build instead of being skipped.
 book: build
 	./target/release/forsyth book build --strict --pgn book/*.pgn --out book/forsyth.bin
+	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
 
 clean:
 	$(CARGO) clean

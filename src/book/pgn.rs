@@ -65,9 +65,11 @@ pub enum PgnError {
         fen: String,
         reason: String,
     },
-    /// A move is illegal or not SAN; `at` is its number, as `12.` or `12...`.
+    /// A move is illegal or not SAN; `at` is its number, as `12.` or
+    /// `12...`, and `line` the line of the text it is on.
     BadMove {
         game: usize,
+        line: usize,
         at: String,
         text: String,
         reason: String,
@@ -88,10 +90,11 @@ impl fmt::Display for PgnError {
             }
             PgnError::BadMove {
                 game,
+                line,
                 at,
                 text,
                 reason,
-            } => write!(f, "game {game}: move {at} '{text}': {reason}"),
+            } => write!(f, "game {game}: move {at} '{text}' (line {line}): {reason}"),
             PgnError::Syntax { game, line, what } => {
                 write!(f, "game {game}: line {line}: {what}")
             }
@@ -395,7 +398,7 @@ impl Games<'_> {
         };
         let mut pos = start.clone();
         let mut moves = Vec::with_capacity(raw.moves.len());
-        for (text, _line) in raw.moves {
+        for (text, line) in raw.moves {
             let at = format!(
                 "{}{}",
                 pos.fullmove_number(),
@@ -413,6 +416,7 @@ impl Games<'_> {
                 Err(e) => {
                     return Err(PgnError::BadMove {
                         game,
+                        line,
                         at,
                         text: text.chars().take(40).collect(),
                         reason: e.to_string(),
@@ -502,8 +506,17 @@ mod tests {
         assert_eq!(all.len(), 6, "{all:?}");
         assert!(all[0].is_ok());
         match &all[1] {
-            Err(PgnError::BadMove { game, at, text, .. }) => {
-                assert_eq!((*game, at.as_str(), text.as_str()), (2, "2.", "Ke3"));
+            Err(PgnError::BadMove {
+                game,
+                line,
+                at,
+                text,
+                ..
+            }) => {
+                assert_eq!(
+                    (*game, *line, at.as_str(), text.as_str()),
+                    (2, 3, "2.", "Ke3")
+                );
             }
             other => panic!("{other:?}"),
         }
