@@ -256,12 +256,30 @@ fn analysis_and_deep_games_are_searched() {
             s.lines
         );
     }
-    // `go infinite` waits for `stop` and then answers with a search result.
-    e.send("go infinite");
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    e.send("stop");
-    let lines = e.read_until("bestmove", TIMEOUT);
-    assert!(lines.iter().all(|l| !l.contains("book move")), "{lines:?}");
+    // `go infinite` and a bare `go` wait for `stop`, `go ponder` for
+    // `ponderhit`, and then answer with a search result.
+    for (go, end) in [
+        ("go infinite", "stop"),
+        ("go", "stop"),
+        ("go ponder wtime 1000 btime 1000", "ponderhit"),
+    ] {
+        e.send(go);
+        let early = e.expect_none(
+            |l| l.starts_with("bestmove") || l.contains("book move"),
+            std::time::Duration::from_millis(150),
+            go,
+        );
+        assert!(
+            early.iter().all(|l| l.starts_with("info depth")),
+            "{early:?}"
+        );
+        e.send(end);
+        let lines = e.read_until("bestmove", TIMEOUT);
+        assert!(
+            lines.iter().all(|l| !l.contains("book move")),
+            "{go}: {lines:?}"
+        );
+    }
     // Book Depth 2: the third ply is searched even though it is in the book.
     e.send("setoption name Book Depth value 2");
     e.send("position startpos moves e2e4 e7e5");

@@ -345,8 +345,10 @@ impl<'a> Iterator for Games<'a> {
             };
             match token {
                 Token::Tag(n, v) => {
-                    // Tags after moves begin the next game.
-                    if !raw.moves.is_empty() {
+                    // Tags after moves begin the next game, and so does a
+                    // tag the game already has (a game with no movetext
+                    // and no result must not take the next game's tags).
+                    if !raw.moves.is_empty() || raw.tags.iter().any(|(t, _)| *t == n) {
                         self.pending_tag = Some(Token::Tag(n, v));
                         break;
                     }
@@ -542,6 +544,14 @@ mod tests {
         assert_eq!(all[1].tag("Event"), Some("b"));
         assert_eq!(uci(&all[1]), ["d2d4", "d7d5"]);
         assert_eq!(all[1].result, GameResult::Unknown);
+        // A game of tags alone keeps its tags to itself.
+        let text = "[Event \"empty\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n\
+                    [Event \"real\"]\n1. e4 *\n";
+        let all: Vec<Game> = games(text).map(Result::unwrap).collect();
+        assert_eq!(all.len(), 2);
+        assert!(all[0].moves.is_empty());
+        assert_eq!(all[1].tag("Event"), Some("real"));
+        assert_eq!(uci(&all[1]), ["e2e4"]);
         // CRLF line ends, a trailing comment, nothing after it.
         let all: Vec<Game> = games("1. c4 c5 *\r\n{the end}\r\n")
             .map(Result::unwrap)
