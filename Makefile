@@ -8,7 +8,7 @@ EXE      ?=
 NATIVE   ?= -C target-cpu=native
 PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
 
-.PHONY: all build test perft-suite bench clean
+.PHONY: all build test perft-suite bench book clean
 
 all: build
 
@@ -31,6 +31,14 @@ perft-suite: build
 
 bench: build
 	./target/release/forsyth bench
+
+# The default opening book: book/*.pgn (curated lines) -> book/forsyth.bin,
+# then a second build to embed the new book in the binary. Byte-for-byte
+# reproducible (tests/book.rs checks the committed file). --strict: an
+# illegal line fails the build instead of being skipped.
+book: build
+	./target/release/forsyth book build --strict --pgn book/*.pgn --out book/forsyth.bin
+	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
 
 clean:
 	$(CARGO) clean

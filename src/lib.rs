@@ -8,7 +8,9 @@
 //!   search threads.
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
+//! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
 
+pub mod book;
 pub mod chess;
 pub mod datagen;
 pub mod eval;

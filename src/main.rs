@@ -1,5 +1,7 @@
 //! The `forsyth` command: UCI by default, plus tools for scripts.
 
+use forsyth::book::build::{self, BuildOptions, Builder};
+use forsyth::book::{Book, polyglot};
 use forsyth::chess::Position;
 use forsyth::chess::perft::{self, PerftCase};
 use forsyth::datagen;
@@ -21,6 +23,10 @@ Usage:
                               self-play training data (forsyth datagen --help)
   forsyth datagen text FILE.bin
                               print a datagen record file as `FEN | score | result`
+  forsyth book build --pgn FILE... --out FILE.bin [--max-ply N] [--min-games N] [--strict]
+                              write a Polyglot book from PGN games (--strict: fail on a bad game)
+  forsyth book probe [--book FILE.bin] [FEN]
+                              list the book moves of a position (default book, start position)
   forsyth --version           print the version
   forsyth --help              print this help
 ";
@@ -41,6 +47,7 @@ fn main() -> ExitCode {
         Some("perft") => cmd_perft(&args[1..]),
         Some("perft-suite") => cmd_perft_suite(&args[1..]),
         Some("datagen") => datagen::cli(&args[1..]).map_err(|e| e.to_string()),
+        Some("book") => cmd_book(&args[1..]),
         Some(other) => Err(format!("unknown command '{other}' (see forsyth --help)")),
     };
     match result {
@@ -88,6 +95,129 @@ fn cmd_perft(args: &[String]) -> Result<(), String> {
     let start = Instant::now();
     println!("{}", perft::report(&pos, depth, false));
     eprintln!("time: {} ms", start.elapsed().as_millis());
+    Ok(())
+}
+
+fn cmd_book(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("build") => cmd_book_build(&args[1..]),
+        Some("probe") => cmd_book_probe(&args[1..]),
+        _ => Err("book needs 'build' or 'probe' (see forsyth --help)".into()),
+    }
+}
+
+fn cmd_book_build(args: &[String]) -> Result<(), String> {
+    let mut pgns = Vec::new();
+    let mut out = None;
+    let mut options = BuildOptions::default();
+    let mut strict = false;
+    let mut i = 0;
+    // `--pgn` takes every following argument up to the next option.
+    let mut in_pgns = false;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        let number = |i: usize| -> Result<u32, String> {
+            let v = args.get(i).ok_or(format!("{arg} needs a number"))?;
+            v.parse()
+                .map_err(|_| format!("{arg}: '{v}' is not a number"))
+        };
+        match arg {
+            "--pgn" => in_pgns = true,
+            "--out" => {
+                out = Some(args.get(i + 1).ok_or("--out needs a file")?.clone());
+                in_pgns = false;
+                i += 1;
+            }
+            "--max-ply" => {
+                options.max_ply = number(i + 1)?;
+                in_pgns = false;
+                i += 1;
+            }
+            "--min-games" => {
+                options.min_games = number(i + 1)?;
+                in_pgns = false;
+                i += 1;
+            }
+            "--strict" => {
+                strict = true;
+                in_pgns = false;
+            }
+            _ if in_pgns && !arg.starts_with("--") => pgns.push(arg.to_string()),
+            _ => return Err(format!("book build: unexpected argument '{arg}'")),
+        }
+        i += 1;
+    }
+    let Some(out) = out else {
+        return Err("book build needs --out FILE.bin".into());
+    };
+    if pgns.is_empty() {
+        return Err("book build needs --pgn FILE...".into());
+    }
+    let mut builder = Builder::new(options);
+    let mut skipped = 0;
+    for file in &pgns {
+        let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
+        for e in builder.add_pgn(&String::from_utf8_lossy(&bytes)) {
+            eprintln!("{file}: {e}; game skipped");
+            skipped += 1;
+        }
+    }
+    if strict && skipped > 0 {
+        return Err(format!(
+            "{skipped} games skipped (--strict); {out} not written"
+        ));
+    }
+    let entries = builder.entries();
+    std::fs::write(&out, build::to_bytes(&entries)).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!(
+        "{} games read, {skipped} skipped; {} entries written to {out}",
+        builder.games() + skipped,
+        entries.len()
+    );
+    Ok(())
+}
+
+fn cmd_book_probe(args: &[String]) -> Result<(), String> {
+    let (book, rest) = match args.first().map(String::as_str) {
+        Some("--book") => {
+            let file = args.get(1).ok_or("--book needs a file")?;
+            (
+                Book::open(std::path::Path::new(file)).map_err(|e| e.to_string())?,
+                &args[2..],
+            )
+        }
+        _ => (Book::default_book().map_err(|e| e.to_string())?, args),
+    };
+    let pos = if rest.is_empty() {
+        Position::startpos()
+    } else {
+        let (pos, warnings) = Position::from_fen(&rest.join(" ")).map_err(|e| e.to_string())?;
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
+        pos
+    };
+    let moves = book.probe(&pos).map_err(|e| e.to_string())?;
+    println!("book {} key {:016x}", book.name(), polyglot::key(&pos));
+    if moves.is_empty() {
+        println!("no book moves");
+        return Ok(());
+    }
+    let total: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+    for b in &moves {
+        let pct = if total == 0 {
+            0.0
+        } else {
+            100.0 * f64::from(b.weight) / total as f64
+        };
+        println!(
+            "{:<6} {:<8} weight {:>5} {:>5.1}%",
+            b.mv.uci(false).to_string(),
+            pos.san(b.mv),
+            b.weight,
+            pct
+        );
+    }
     Ok(())
 }
 

@@ -36,6 +36,11 @@ def check_options(engine):
         "UCI_Chess960": ("check", False, None, None),
         "UCI_ShowWDL": ("check", False, None, None),
         "Clear Hash": ("button", None, None, None),
+        "OwnBook": ("check", False, None, None),
+        # python-chess keeps the spec's spelling of an empty default.
+        "BookFile": ("string", "<empty>", None, None),
+        "Book Depth": ("spin", 40, 0, 1000),
+        "Book Variety": ("spin", 50, 0, 100),
     }
     check(set(opts) == set(expected), f"options are {sorted(expected)}")
     for name, (kind, default, lo, hi) in expected.items():

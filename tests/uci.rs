@@ -93,6 +93,10 @@ fn handshake_lists_every_option() {
         "option name Move Overhead type spin default 20 min 0 max 5000".to_owned(),
         "option name UCI_Chess960 type check default false".to_owned(),
         "option name UCI_ShowWDL type check default false".to_owned(),
+        "option name OwnBook type check default false".to_owned(),
+        "option name BookFile type string default <empty>".to_owned(),
+        "option name Book Depth type spin default 40 min 0 max 1000".to_owned(),
+        "option name Book Variety type spin default 50 min 0 max 100".to_owned(),
         "uciok".to_owned(),
     ];
     assert_eq!(lines, expected);

@@ -4,6 +4,7 @@
 
 use super::command::{Command, GoParams, PositionStart, parse_line};
 use super::output::{self, Bound as OutBound, Info, OptionKind, Score as OutScore};
+use crate::book::{self, Book, Rng};
 use crate::chess::{Move, Position};
 use crate::eval;
 use crate::search::{
@@ -115,6 +116,12 @@ struct Options {
     move_overhead_ms: u64,
     chess960: bool,
     show_wdl: bool,
+    own_book: bool,
+    /// Empty for the book built into the binary.
+    book_file: String,
+    /// Book moves are played while the game is shorter than this many plies.
+    book_depth: u32,
+    book_variety: u32,
 }
 
 impl Default for Options {
@@ -127,6 +134,11 @@ impl Default for Options {
             move_overhead_ms: SearchOptions::default().move_overhead_ms,
             chess960: false,
             show_wdl: false,
+            own_book: false,
+            book_file: String::new(),
+            book_depth: 40,
+            // Weights squared: mostly the main moves, sometimes the others.
+            book_variety: 50,
         }
     }
 }
@@ -135,6 +147,7 @@ const MAX_HASH_MB: i64 = 33_554_432;
 const MAX_THREADS: i64 = 1024;
 const MAX_MULTIPV: i64 = 256;
 const MAX_OVERHEAD_MS: i64 = 5000;
+const MAX_BOOK_DEPTH: i64 = 1000;
 
 /// The options as announced to the GUI, in the order `uci` lists them.
 fn option_list() -> Vec<(&'static str, OptionKind)> {
@@ -186,6 +199,34 @@ fn option_list() -> Vec<(&'static str, OptionKind)> {
                 default: d.show_wdl,
             },
         ),
+        (
+            "OwnBook",
+            OptionKind::Check {
+                default: d.own_book,
+            },
+        ),
+        (
+            "BookFile",
+            OptionKind::String {
+                default: d.book_file.clone(),
+            },
+        ),
+        (
+            "Book Depth",
+            OptionKind::Spin {
+                default: d.book_depth as i64,
+                min: 0,
+                max: MAX_BOOK_DEPTH,
+            },
+        ),
+        (
+            "Book Variety",
+            OptionKind::Spin {
+                default: d.book_variety as i64,
+                min: 0,
+                max: book::MAX_VARIETY as i64,
+            },
+        ),
     ]
 }
 
@@ -195,6 +236,10 @@ pub struct UciEngine {
     game: Option<Game>,
     options: Options,
     debug: bool,
+    /// The book `BookFile` names; `None` when it could not be opened (the
+    /// error was given when the option was set).
+    book: Option<Book>,
+    rng: Rng,
 }
 
 impl UciEngine {
@@ -209,6 +254,8 @@ impl UciEngine {
             }),
             options,
             debug: false,
+            book: Book::default_book().ok(),
+            rng: Rng::from_entropy(),
         })
     }
 
@@ -360,6 +407,7 @@ impl UciEngine {
                     "Ponder" => self.options.ponder = v,
                     "UCI_Chess960" => self.options.chess960 = v,
                     "UCI_ShowWDL" => self.options.show_wdl = v,
+                    "OwnBook" => self.options.own_book = v,
                     _ => {}
                 }
             }
@@ -402,11 +450,74 @@ impl UciEngine {
                     }
                     "MultiPV" => self.options.multipv = v as usize,
                     "Move Overhead" => self.options.move_overhead_ms = v as u64,
+                    "Book Depth" => self.options.book_depth = v as u32,
+                    "Book Variety" => self.options.book_variety = v as u32,
                     _ => {}
                 }
             }
-            OptionKind::Combo { .. } | OptionKind::String { .. } => {}
+            OptionKind::String { .. } => {
+                if canonical == "BookFile" {
+                    self.set_book_file(value);
+                }
+            }
+            OptionKind::Combo { .. } => {}
         }
+    }
+
+    /// Opens the book now, so that a missing or corrupt file is reported
+    /// once, here, and later searches just go without it.
+    fn set_book_file(&mut self, value: &str) {
+        let file = if value == "<empty>" { "" } else { value };
+        self.options.book_file = file.to_string();
+        let opened = if file.is_empty() {
+            Book::default_book()
+        } else {
+            Book::open(std::path::Path::new(file))
+        };
+        self.book = match opened {
+            Ok(b) => Some(b),
+            Err(e) => {
+                self.out
+                    .error(format!("BookFile: {e}; searching without a book"));
+                None
+            }
+        };
+    }
+
+    /// The book move to play instead of searching, if any. Only a game
+    /// move on the clock (`wtime`/`btime` for the side to move, or
+    /// `movetime`) comes from the book: `go infinite`, `ponder`, `depth`,
+    /// `nodes`, `mate`, `searchmoves` and a bare `go` are analysis and are
+    /// searched as asked.
+    fn book_move(&mut self, pos: &Position, params: &GoParams) -> Option<Move> {
+        let white = pos.side_to_move() == crate::chess::Color::White;
+        let clock = if white { params.wtime } else { params.btime };
+        if !self.options.own_book
+            || (clock.is_none() && params.movetime.is_none())
+            || params.infinite
+            || params.ponder
+            || params.depth.is_some()
+            || params.nodes.is_some()
+            || params.mate.is_some()
+            || !params.searchmoves.is_empty()
+        {
+            return None;
+        }
+        let ply = 2 * pos.fullmove_number().saturating_sub(1) + u32::from(!white);
+        if ply >= self.options.book_depth {
+            return None;
+        }
+        let moves = match self.book.as_ref()?.probe(pos) {
+            Ok(moves) => moves,
+            Err(e) => {
+                self.out.error(e);
+                return None;
+            }
+        };
+        let m = book::choose(&moves, self.options.book_variety, &mut self.rng)?;
+        // The book's moves are matched against our legal moves already;
+        // checked again because playing an illegal move loses the game.
+        pos.is_legal(m).then_some(m)
     }
 
     fn set_position(&mut self, start: PositionStart, moves: &[String]) {
@@ -455,6 +566,12 @@ impl UciEngine {
             self.out.line(output::bestmove_line(None, None));
             return;
         };
+        if let Some(m) = self.book_move(&game.pos, &params) {
+            let text = m.uci(self.options.chess960).to_string();
+            self.out.line(format!("info string book move {text}"));
+            self.out.line(output::bestmove_line(Some(&text), None));
+            return;
+        }
         let mut searchmoves = Vec::new();
         for text in &params.searchmoves {
             match game.pos.parse_uci_move(text) {
