@@ -287,13 +287,7 @@ impl Position {
             return;
         };
 
-        if self.ep_in_key {
-            if let Some(ep) = self.ep {
-                self.key ^= zobrist::en_passant(ep.file());
-            }
-        }
-        self.ep = None;
-        self.ep_in_key = false;
+        self.clear_ep();
         self.halfmove = self.halfmove.saturating_add(1);
 
         match m.kind() {
@@ -356,8 +350,9 @@ impl Position {
         }
     }
 
-    /// Passes the move to the opponent (for null-move pruning). Not legal in check.
-    pub fn play_null(&mut self) {
+    /// Forgets the en-passant square (and takes it out of the key).
+    #[inline(always)]
+    fn clear_ep(&mut self) {
         if self.ep_in_key {
             if let Some(ep) = self.ep {
                 self.key ^= zobrist::en_passant(ep.file());
@@ -365,6 +360,11 @@ impl Position {
         }
         self.ep = None;
         self.ep_in_key = false;
+    }
+
+    /// Passes the move to the opponent (for null-move pruning). Not legal in check.
+    pub fn play_null(&mut self) {
+        self.clear_ep();
         self.halfmove = self.halfmove.saturating_add(1);
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -401,28 +401,11 @@ impl Position {
     /// Assumes `self.checkers` is up to date.
     pub(crate) fn ep_capture_possible(&self, ep: Square) -> bool {
         let us = self.side;
-        let them = us.flip();
-        let capturers = attacks::pawn(them, ep) & self.pieces(us, PieceType::Pawn);
-        if capturers.is_empty() {
-            return false;
-        }
-        let victim = ep.offset(them.forward());
-        let king = self.king_square(us);
-        for from in capturers {
-            let occ =
-                (self.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(victim))
-                    | Bitboard::from_square(ep);
-            let enemies = self.by_color[them.index()].without(victim);
-            let attacked = (attacks::rook(king, occ) & self.orthogonal_sliders(them) & enemies)
-                .any()
-                || (attacks::bishop(king, occ) & self.diagonal_sliders(them) & enemies).any()
-                || (attacks::knight(king) & self.pieces(them, PieceType::Knight)).any()
-                || (attacks::pawn(us, king) & self.pieces(them, PieceType::Pawn) & enemies).any();
-            if !attacked {
-                return true;
-            }
-        }
-        false
+        let victim = ep.offset(us.flip().forward());
+        let capturers = attacks::pawn(us.flip(), ep) & self.pieces(us, PieceType::Pawn);
+        Iterator::any(&mut capturers.into_iter(), |from| {
+            self.ep_is_safe(from, ep, victim)
+        })
     }
 
     /// Recomputes the keys from scratch; the incremental keys must equal these.

@@ -14,6 +14,18 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+/// Whether a stored score with this bound settles a node searched with
+/// the window (alpha, beta).
+#[inline]
+fn bound_cuts(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+        Bound::None => false,
+    }
+}
+
 /// A node counter on its own cache line, so threads do not share lines.
 #[repr(align(64))]
 #[derive(Default)]
@@ -420,8 +432,11 @@ impl Worker {
         let root = ply == 0;
         self.pv_len[ply] = ply;
 
-        // Step 1. Horizon.
+        // Step 1. Horizon (a draw by repetition is still a draw there).
         if depth <= 0 {
+            if !root && self.is_draw(pos) {
+                return 0;
+            }
             return self.qsearch::<PV>(pos, alpha, beta, ply);
         }
 
@@ -454,15 +469,7 @@ impl Worker {
         let tt = self.shared().tt.probe(key, ply);
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
         if let Some(h) = tt {
-            if !PV
-                && h.depth >= depth
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !PV && h.depth >= depth && bound_cuts(h.bound, h.score, alpha, beta) {
                 return h.score;
             }
         }
@@ -767,14 +774,7 @@ impl Worker {
         let tt = self.shared().tt.probe(key, ply);
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
         if let Some(h) = tt {
-            if !PV
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                    Bound::None => false,
-                }
-            {
+            if !PV && bound_cuts(h.bound, h.score, alpha, beta) {
                 return h.score;
             }
         }
