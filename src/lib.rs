@@ -9,10 +9,12 @@
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
+//! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
 
 pub mod book;
 pub mod chess;
 pub mod datagen;
 pub mod eval;
 pub mod search;
+pub mod tune;
 pub mod uci;

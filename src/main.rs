@@ -27,6 +27,8 @@ Usage:
                               write a Polyglot book from PGN games (--strict: fail on a bad game)
   forsyth book probe [--book FILE.bin] [FEN]
                               list the book moves of a position (default book, start position)
+  forsyth tune --data FILE.bin [options]
+                              fit the evaluation to datagen positions (forsyth tune --help)
   forsyth --version           print the version
   forsyth --help              print this help
 ";
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Some("bench") => cmd_bench(&args[1..]),
         Some("perft") => cmd_perft(&args[1..]),
         Some("perft-suite") => cmd_perft_suite(&args[1..]),
+        Some("tune") => cmd_tune(&args[1..]),
         Some("datagen") => datagen::cli(&args[1..]).map_err(|e| e.to_string()),
         Some("book") => cmd_book(&args[1..]),
         Some(other) => Err(format!("unknown command '{other}' (see forsyth --help)")),
@@ -271,4 +274,22 @@ fn cmd_perft_suite(files: &[String]) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+fn cmd_tune(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{}", forsyth::tune::USAGE);
+        return Ok(());
+    }
+    let options = forsyth::tune::Options::parse(args)?;
+    let report = forsyth::tune::run(&options)?;
+    println!(
+        "{} positions, K {:.4}, validation error {:.6} -> {:.6}, written to {}",
+        report.positions,
+        report.k,
+        report.validation_before,
+        report.validation_after,
+        options.out.display()
+    );
+    Ok(())
 }

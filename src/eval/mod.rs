@@ -1,170 +1,575 @@
-//! Static evaluation.
+//! Static evaluation: a tapered middlegame/endgame score built from the
+//! terms listed in `params.rs`, with the numbers of `values.rs`.
 //!
-//! This first evaluation is material and piece placement, tapered between
-//! middlegame and endgame by the material on the board. Its numbers are
-//! simple rules of thumb written for this engine (centralisation, pawn
-//! advancement, king shelter); the evaluation issue replaces them with
-//! terms and values tuned on Forsyth's own games.
+//! The evaluation is written once, generic over an [`Accumulator`] that
+//! receives each feature as (side, parameter, count). The search's
+//! accumulator multiplies by the values as it goes; the `eval` command's
+//! one sorts the result into a table; the tuner's records the counts, so
+//! that the tuner and the evaluation can never disagree on what a
+//! parameter means.
+//!
+//! Steps:
+//! 1. Pawns: material, placement and structure, which depend on the pawns
+//!    alone and are cached by pawn key (`pawns.rs`).
+//! 2. Attack maps of both sides, pieces one by one: material, placement,
+//!    mobility, outposts, files, and the attacks on the enemy king zone.
+//! 3. Passed pawns against the pieces and kings.
+//! 4. King safety: pawn shield and storm, then the danger of the attacks.
+//! 5. Threats, bishop pair, tempo.
+//! 6. Taper by phase, scale the endgame half in drawish endings.
 
+pub mod params;
+mod pawns;
+pub mod score;
+pub mod tables;
+pub mod values;
 pub mod wdl;
 
-use crate::chess::{Color, PieceType, Position, Square};
-
-/// A middlegame and an endgame value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub struct Score {
-    pub mg: i32,
-    pub eg: i32,
-}
-
-const fn s(mg: i32, eg: i32) -> Score {
-    Score { mg, eg }
-}
-
-/// Material by piece type.
-pub const PIECE_VALUE: [Score; 6] = [
-    s(90, 120),
-    s(320, 300),
-    s(330, 320),
-    s(470, 530),
-    s(950, 980),
-    s(0, 0),
-];
+use crate::chess::{Bitboard, Color, PieceType, Position, Square, attacks};
+use params::*;
+pub use score::{Score, s};
+use tables::*;
+use values::VALUES;
 
 /// Phase weight by piece type; 24 is a full board of minors and majors.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const MAX_PHASE: i32 = 24;
+pub const MAX_PHASE: i32 = 24;
+/// The endgame half is multiplied by scale / FULL_SCALE.
+pub const FULL_SCALE: i32 = 128;
+/// King danger `d` (units) costs `d * d / DANGER_MG_DIV` in the
+/// middlegame and `d / DANGER_EG_DIV` in the endgame.
+pub const DANGER_MG_DIV: i32 = 1024;
+pub const DANGER_EG_DIV: i32 = 16;
 
-/// The side to move's small advantage of being on move.
-const TEMPO: i32 = 12;
-
-/// Distance (0..3) from the centre four squares.
-const fn centre_distance(sq: usize) -> i32 {
-    let f = (sq % 8) as i32;
-    let r = (sq / 8) as i32;
-    let df = if f < 4 { 3 - f } else { f - 4 };
-    let dr = if r < 4 { 3 - r } else { r - 4 };
-    if df > dr { df } else { dr }
+/// Receives the features of a position.
+pub trait Accumulator {
+    /// `count` times parameter `param`, for `side`.
+    fn add(&mut self, side: Color, param: usize, count: i32);
+    /// Pawn-only terms, which may come from the pawn cache: `cached` is
+    /// what they sum to (White minus Black) when the accumulator may use
+    /// it instead of being told the features one by one.
+    fn wants_pawn_features(&self) -> bool {
+        false
+    }
+    fn add_pawn_score(&mut self, _white_minus_black: Score) {}
 }
 
-/// Placement bonus for a White piece on `sq` (Black's is mirrored).
-const fn placement(kind: usize, sq: usize) -> Score {
-    let c = centre_distance(sq);
-    let rank = (sq / 8) as i32;
-    let file = (sq % 8) as i32;
-    match kind {
-        // Pawns: advance, central ones more in the middlegame.
-        0 => {
-            let central = if file == 3 || file == 4 { 8 } else { 0 };
-            s((rank - 1) * 4 + central * (rank - 1) / 2, (rank - 1) * 10)
+/// The search's accumulator: scores as it goes.
+#[derive(Default)]
+struct Scorer {
+    score: [Score; 2],
+    danger: [i32; 2],
+}
+
+impl Accumulator for Scorer {
+    #[inline(always)]
+    fn add(&mut self, side: Color, param: usize, count: i32) {
+        if (DANGER_START..DANGER_END).contains(&param) {
+            self.danger[side.index()] += VALUES[param].mg() * count;
+        } else {
+            self.score[side.index()] += VALUES[param] * count;
         }
-        1 => s(20 - 10 * c, 12 - 6 * c),
-        2 => s(10 - 4 * c, 8 - 4 * c),
-        3 => s(if rank == 6 { 15 } else { 0 } - c, 0),
-        4 => s(4 - 2 * c, 10 - 5 * c),
-        // King: shelter on the back rank away from the centre, then centralise.
-        _ => s(
-            if rank == 0 && (file <= 2 || file >= 6) {
-                20
-            } else {
-                -10 * rank
-            },
-            30 - 12 * c,
-        ),
+    }
+
+    fn add_pawn_score(&mut self, white_minus_black: Score) {
+        self.score[0] += white_minus_black;
     }
 }
 
-const fn placement_table() -> [[Score; 64]; 6] {
-    let mut t = [[Score { mg: 0, eg: 0 }; 64]; 6];
-    let mut k = 0;
-    while k < 6 {
-        let mut sq = 0;
-        while sq < 64 {
-            t[k][sq] = placement(k, sq);
-            sq += 1;
-        }
-        k += 1;
-    }
-    t
+/// The penalty for `units` of danger against a king.
+pub fn king_danger(units: i32) -> Score {
+    let d = units.max(0);
+    s(-(d * d / DANGER_MG_DIV), -(d / DANGER_EG_DIV))
 }
 
-static PST: [[Score; 64]; 6] = placement_table();
+/// What the evaluation knows beyond the features: phase and scale.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub phase: i32,
+    /// Out of FULL_SCALE, applied to the endgame half.
+    pub scale: i32,
+}
 
-/// Material plus placement from White's point of view, and the phase.
-fn material_and_placement(pos: &Position) -> (Score, i32) {
-    let mut total = Score::default();
-    let mut phase = 0;
-    for color in Color::BOTH {
-        let sign = if color == Color::White { 1 } else { -1 };
-        for kind in PieceType::ALL {
-            for sq in pos.pieces(color, kind) {
-                let rel: Square = if color == Color::White {
-                    sq
-                } else {
-                    sq.flip_rank()
-                };
-                let v = PIECE_VALUE[kind.index()];
-                let p = PST[kind.index()][rel.index()];
-                total.mg += sign * (v.mg + p.mg);
-                total.eg += sign * (v.eg + p.eg);
-                phase += PHASE[kind.index()];
-            }
-        }
-    }
-    (total, phase.min(MAX_PHASE))
+/// Blends a White-minus-Black score into centipawns from White's side.
+pub fn taper(score: Score, shape: Shape) -> i32 {
+    let mg = score.mg() * shape.phase;
+    let eg = score.eg() * shape.scale / FULL_SCALE * (MAX_PHASE - shape.phase);
+    (mg + eg) / MAX_PHASE
 }
 
 /// The evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Position) -> i32 {
-    let (score, phase) = material_and_placement(pos);
-    let blended = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    let white = blended;
-    let stm = if pos.side_to_move() == Color::White {
+    let mut acc = Scorer::default();
+    let mut shape = features(pos, &mut acc);
+    let total =
+        acc.score[0] - acc.score[1] + king_danger(acc.danger[0]) - king_danger(acc.danger[1]);
+    shape.scale = scale(pos, total.eg());
+    let white = taper(total, shape);
+    if pos.side_to_move() == Color::White {
         white
     } else {
         -white
+    }
+}
+
+/// Attack maps shared by the steps.
+struct Maps {
+    occ: Bitboard,
+    pawn_attacks: [Bitboard; 2],
+    /// Squares attacked by each side's pieces of each type.
+    by: [[Bitboard; 6]; 2],
+    /// Attacked by a side at all, and at least twice.
+    all: [Bitboard; 2],
+    twice: [Bitboard; 2],
+    king_zone: [Bitboard; 2],
+    /// Pieces of each type attacking the zone of the *enemy* king.
+    zone_attackers: [[i32; 4]; 2],
+    zone_attacks: [i32; 2],
+}
+
+impl Maps {
+    fn attack(&mut self, side: Color, kind: PieceType, att: Bitboard) {
+        let c = side.index();
+        self.by[c][kind.index()] |= att;
+        self.twice[c] |= self.all[c] & att;
+        self.all[c] |= att;
+    }
+}
+
+/// Runs every step, telling `acc` each feature; returns the phase (the
+/// scale is left full, as it depends on the summed score).
+pub fn features(pos: &Position, acc: &mut impl Accumulator) -> Shape {
+    let occ = pos.occupied();
+    let mut maps = Maps {
+        occ,
+        pawn_attacks: [Bitboard::EMPTY; 2],
+        by: [[Bitboard::EMPTY; 6]; 2],
+        all: [Bitboard::EMPTY; 2],
+        twice: [Bitboard::EMPTY; 2],
+        king_zone: [Bitboard::EMPTY; 2],
+        zone_attackers: [[0; 4]; 2],
+        zone_attacks: [0; 2],
     };
-    stm + TEMPO
+
+    // Step 1. Pawns.
+    for side in Color::BOTH {
+        let att = pawn_attacks(side, pos.pieces(side, PieceType::Pawn));
+        maps.pawn_attacks[side.index()] = att;
+        let pawns = pos.pieces(side, PieceType::Pawn);
+        // Squares attacked by two pawns count twice.
+        let (east, west) = pawn_attack_sides(side, pawns);
+        maps.twice[side.index()] |= east & west;
+        maps.attack(side, PieceType::Pawn, att);
+    }
+    let passed = if acc.wants_pawn_features() {
+        pawns::features(pos, acc)
+    } else {
+        let entry = pawns::probe(pos);
+        acc.add_pawn_score(entry.score);
+        entry.passed
+    };
+
+    for side in Color::BOTH {
+        let ksq = pos.king_square(side);
+        let katt = attacks::king(ksq);
+        maps.attack(side, PieceType::King, katt);
+        // The zone: the king's squares and one more rank towards the enemy.
+        let zone = katt.with(ksq);
+        let ahead = if side == Color::White {
+            zone.north()
+        } else {
+            zone.south()
+        };
+        maps.king_zone[side.index()] = zone | ahead;
+    }
+
+    // Step 2. Pieces.
+    let mut phase = 0;
+    for side in Color::BOTH {
+        let us = side.index();
+        let them = side.flip();
+        let our_pawns = pos.pieces(side, PieceType::Pawn);
+        let their_pawns = pos.pieces(them, PieceType::Pawn);
+        // Mobility counts squares not attacked by enemy pawns and not
+        // holding our king or our blocked or unadvanced pawns.
+        let low_ranks = if side == Color::White {
+            Bitboard::RANK_2 | Bitboard::RANK_3
+        } else {
+            Bitboard::RANK_6 | Bitboard::RANK_7
+        };
+        let blocked = our_pawns & forward(them, occ);
+        let area = !(maps.pawn_attacks[them.index()]
+            | (our_pawns & (low_ranks | blocked))
+            | pos.pieces(side, PieceType::King));
+        let enemy_zone = maps.king_zone[them.index()];
+
+        for kind in [
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Queen,
+        ] {
+            let k = kind.index();
+            for sq in pos.pieces(side, kind) {
+                let rel = relative(side, sq);
+                acc.add(side, MATERIAL + k, 1);
+                acc.add(side, PST + 64 * k + rel.index(), 1);
+                phase += PHASE[k];
+                let att = attacks::piece(kind, sq, occ);
+                maps.attack(side, kind, att);
+                let mobility = (att & area).count() as usize;
+                let table = match kind {
+                    PieceType::Knight => MOBILITY_KNIGHT,
+                    PieceType::Bishop => MOBILITY_BISHOP,
+                    PieceType::Rook => MOBILITY_ROOK,
+                    _ => MOBILITY_QUEEN,
+                };
+                acc.add(side, table + mobility, 1);
+                let zone_hits = (att & enemy_zone).count() as i32;
+                if zone_hits > 0 {
+                    maps.zone_attackers[us][k - 1] += 1;
+                    maps.zone_attacks[us] += zone_hits;
+                }
+                match kind {
+                    PieceType::Knight | PieceType::Bishop => {
+                        let rank = side.relative_rank(sq.rank());
+                        if (3..=5).contains(&rank)
+                            && maps.pawn_attacks[us].has(sq)
+                            && (their_pawns & outpost_span(side, sq)).is_empty()
+                        {
+                            acc.add(side, OUTPOST + k - 1, 1);
+                        }
+                    }
+                    PieceType::Rook | PieceType::Queen => {
+                        let file = Bitboard::file(sq.file());
+                        let base = if kind == PieceType::Rook {
+                            ROOK_FILE
+                        } else {
+                            QUEEN_FILE
+                        };
+                        if (file & our_pawns).is_empty() {
+                            let open = (file & their_pawns).is_empty();
+                            acc.add(side, base + usize::from(!open), 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let ksq = pos.king_square(side);
+        acc.add(side, PST + 64 * 5 + relative(side, ksq).index(), 1);
+    }
+    phase = phase.min(MAX_PHASE);
+
+    // Step 3. Passed pawns against pieces and kings.
+    for side in Color::BOTH {
+        let them = side.flip();
+        for sq in passed[side.index()] {
+            let rank = side.relative_rank(sq.rank()) as usize;
+            let stop = sq.offset(side.forward());
+            let own = distance(pos.king_square(side), stop);
+            let theirs = distance(pos.king_square(them), stop);
+            acc.add(side, PASSED_OWN_KING + rank, own);
+            acc.add(side, PASSED_THEIR_KING + rank, theirs);
+            if !occ.has(stop) && !maps.all[them.index()].has(stop) {
+                acc.add(side, PASSED_FREE + rank, 1);
+            }
+        }
+    }
+
+    // Step 4. King safety.
+    for side in Color::BOTH {
+        king_safety(pos, &maps, side, acc);
+    }
+
+    // Step 5. Threats, bishop pair, tempo.
+    for side in Color::BOTH {
+        threats(pos, &maps, side, acc);
+        if pos.pieces(side, PieceType::Bishop).several() {
+            acc.add(side, BISHOP_PAIR, 1);
+        }
+    }
+    acc.add(pos.side_to_move(), TEMPO, 1);
+
+    Shape {
+        phase,
+        scale: FULL_SCALE,
+    }
+}
+
+/// Shield, storm and the danger from the attacks on `side`'s king.
+fn king_safety(pos: &Position, maps: &Maps, side: Color, acc: &mut impl Accumulator) {
+    let us = side.index();
+    let them = side.flip();
+    let ksq = pos.king_square(side);
+    let kfile = ksq.file();
+    let krank = side.relative_rank(ksq.rank());
+    let our_pawns = pos.pieces(side, PieceType::Pawn);
+    let their_pawns = pos.pieces(them, PieceType::Pawn);
+    for file in kfile.saturating_sub(1)..=(kfile + 1).min(7) {
+        let f = Bitboard::file(file);
+        let nearest = |pawns: Bitboard| {
+            pawns
+                .filter(|p| side.relative_rank(p.rank()) >= krank)
+                .map(|p| side.relative_rank(p.rank()) as usize)
+                .min()
+                .unwrap_or(0)
+        };
+        acc.add(side, KING_SHIELD + nearest(our_pawns & f), 1);
+        acc.add(side, KING_STORM + nearest(their_pawns & f), 1);
+    }
+
+    // The danger: only with two attackers, or one that is a queen.
+    let attackers = maps.zone_attackers[them.index()];
+    let count: i32 = attackers.iter().sum();
+    let queens = pos.pieces(them, PieceType::Queen);
+    if count < 2 && !(count == 1 && attackers[3] == 1) {
+        return;
+    }
+    for (k, &n) in attackers.iter().enumerate() {
+        if n > 0 {
+            acc.add(side, DANGER_ATTACKER + k, n);
+        }
+    }
+    acc.add(side, DANGER_ZONE_ATTACKS, maps.zone_attacks[them.index()]);
+    let occ = maps.occ;
+    let safe = !maps.all[us] & !pos.color(them);
+    let checks = [
+        attacks::knight(ksq),
+        attacks::bishop(ksq, occ),
+        attacks::rook(ksq, occ),
+        attacks::queen(ksq, occ),
+    ];
+    for (k, &squares) in checks.iter().enumerate() {
+        let n = (squares & safe & maps.by[them.index()][k + 1]).count() as i32;
+        if n > 0 {
+            acc.add(side, DANGER_SAFE_CHECK + k, n);
+        }
+    }
+    let weak = maps.king_zone[us]
+        & maps.all[them.index()]
+        & !maps.twice[us]
+        & (!maps.all[us] | maps.by[us][PieceType::King.index()] | maps.by[us][4]);
+    let weak = weak & !maps.pawn_attacks[us];
+    acc.add(side, DANGER_WEAK_ZONE, weak.count() as i32);
+    if queens.is_empty() {
+        acc.add(side, DANGER_NO_QUEEN, 1);
+    }
+    acc.add(side, DANGER_BASE, 1);
+}
+
+/// What `side` attacks of the enemy's.
+fn threats(pos: &Position, maps: &Maps, side: Color, acc: &mut impl Accumulator) {
+    let us = side.index();
+    let them = side.flip();
+    let minors = maps.by[us][PieceType::Knight.index()] | maps.by[us][PieceType::Bishop.index()];
+    let rooks = maps.by[us][PieceType::Rook.index()];
+    for kind in [
+        PieceType::Pawn,
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ] {
+        let k = kind.index();
+        let victims = pos.pieces(them, kind);
+        if victims.is_empty() {
+            continue;
+        }
+        if k > 0 {
+            let n = (victims & maps.pawn_attacks[us]).count() as i32;
+            if n > 0 {
+                acc.add(side, THREAT_BY_PAWN + k - 1, n);
+            }
+        }
+        let n = (victims & minors).count() as i32;
+        if n > 0 {
+            acc.add(side, THREAT_BY_MINOR + k, n);
+        }
+        let n = (victims & rooks).count() as i32;
+        if n > 0 {
+            acc.add(side, THREAT_BY_ROOK + k, n);
+        }
+    }
+    let targets = pos.color(them) & !pos.pieces(them, PieceType::King);
+    let hanging = targets & maps.all[us] & !maps.all[them.index()];
+    if hanging.any() {
+        acc.add(side, HANGING, hanging.count() as i32);
+    }
+}
+
+/// How much of the endgame half survives, given its sign: endings the
+/// stronger side cannot usually win are scaled down.
+pub fn scale(pos: &Position, eg: i32) -> i32 {
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let weak = strong.flip();
+    let npm = |c: Color| {
+        [
+            (PieceType::Knight, 3),
+            (PieceType::Bishop, 3),
+            (PieceType::Rook, 5),
+            (PieceType::Queen, 9),
+        ]
+        .iter()
+        .map(|&(k, v)| pos.pieces(c, k).count() as i32 * v)
+        .sum::<i32>()
+    };
+    let (strong_npm, weak_npm) = (npm(strong), npm(weak));
+    let strong_pawns = pos.pieces(strong, PieceType::Pawn).count();
+    // Without pawns, a minor piece more is not enough to win (KNK, KRKB...).
+    if strong_pawns == 0 && strong_npm - weak_npm <= 3 {
+        return if strong_npm < 5 { 0 } else { FULL_SCALE / 8 };
+    }
+    let only = |c: Color, kind: PieceType| {
+        pos.pieces(c, kind).count() == 1
+            && (pos.color(c)
+                & !pos.pieces(c, PieceType::Pawn)
+                & !pos.pieces(c, PieceType::King)
+                & !pos.pieces(c, kind))
+            .is_empty()
+    };
+    let bishops_w = pos.pieces(Color::White, PieceType::Bishop);
+    let bishops_b = pos.pieces(Color::Black, PieceType::Bishop);
+    if bishops_w.count() == 1 && bishops_b.count() == 1 {
+        let dark = |b: Bitboard| (b & Bitboard::DARK_SQUARES).any();
+        if dark(bishops_w) != dark(bishops_b) {
+            return if only(Color::White, PieceType::Bishop) && only(Color::Black, PieceType::Bishop)
+            {
+                FULL_SCALE / 2
+            } else {
+                FULL_SCALE * 3 / 4
+            };
+        }
+    }
+    // Rook endings a pawn up with all pawns on one wing are mostly drawn.
+    if only(strong, PieceType::Rook) && only(weak, PieceType::Rook) {
+        let pawns = pos.kind(PieceType::Pawn);
+        let weak_pawns = pos.pieces(weak, PieceType::Pawn).count();
+        let one_wing = (pawns & QUEENSIDE).is_empty() || (pawns & KINGSIDE).is_empty();
+        if strong_pawns <= weak_pawns + 1 && one_wing {
+            return FULL_SCALE * 3 / 4;
+        }
+    }
+    FULL_SCALE
+}
+
+/// Squares attacked by `side`'s pawns.
+fn pawn_attacks(side: Color, pawns: Bitboard) -> Bitboard {
+    let (east, west) = pawn_attack_sides(side, pawns);
+    east | west
+}
+
+fn pawn_attack_sides(side: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
+    let fwd = forward(side, pawns);
+    (fwd.east(), fwd.west())
+}
+
+/// One rank towards the enemy of `side`.
+fn forward(side: Color, b: Bitboard) -> Bitboard {
+    if side == Color::White {
+        b.north()
+    } else {
+        b.south()
+    }
+}
+
+/// The square as `side` sees it: a1 is always its queen's rook corner.
+fn relative(side: Color, sq: Square) -> Square {
+    if side == Color::White {
+        sq
+    } else {
+        sq.flip_rank()
+    }
+}
+
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr)
+}
+
+/// The evaluation split by term and side, for the `eval` command.
+#[derive(Default)]
+struct Table {
+    rows: [[Score; 2]; Group::ALL.len()],
+    danger: [i32; 2],
+}
+
+impl Accumulator for Table {
+    fn add(&mut self, side: Color, param: usize, count: i32) {
+        if (DANGER_START..DANGER_END).contains(&param) {
+            self.danger[side.index()] += VALUES[param].mg() * count;
+            return;
+        }
+        let g = block_of(param).group;
+        let row = Group::ALL.iter().position(|&x| x == g).unwrap_or(0);
+        self.rows[row][side.index()] += VALUES[param] * count;
+    }
+
+    fn wants_pawn_features(&self) -> bool {
+        true
+    }
 }
 
 /// A human-readable breakdown of the evaluation (the `eval` command).
 pub fn trace(pos: &Position) -> String {
-    let (score, phase) = material_and_placement(pos);
-    let stm = evaluate(pos);
-    let white = if pos.side_to_move() == Color::White {
-        stm
-    } else {
-        -stm
-    };
-    format!(
-        "     Term    |   MG    EG\n-------------+-------------\n Material+PST | {:5} {:5}\n Tempo        | {:5} {:5} (side to move)\n Phase        | {phase}/{MAX_PHASE}\n\nFinal evaluation: {:+.2} (white side)",
-        score.mg,
-        score.eg,
-        TEMPO,
-        TEMPO,
+    let mut table = Table::default();
+    let mut shape = features(pos, &mut table);
+    let king = Group::ALL
+        .iter()
+        .position(|&g| g == Group::King)
+        .unwrap_or(0);
+    for side in Color::BOTH {
+        table.rows[king][side.index()] += king_danger(table.danger[side.index()]);
+    }
+    let mut total = Score::ZERO;
+    for row in &table.rows {
+        total += row[0] - row[1];
+    }
+    shape.scale = scale(pos, total.eg());
+    let cp = |v: i32| format!("{:6.2}", v as f64 / 100.0);
+    let mut out = String::new();
+    let rule = "---------------+---------------+---------------+---------------\n";
+    out.push_str("          Term |     White     |     Black     |     Total\n");
+    out.push_str("               |    MG     EG  |    MG     EG  |    MG     EG\n");
+    out.push_str(rule);
+    for (g, row) in Group::ALL.iter().zip(table.rows.iter()) {
+        let [w, b] = *row;
+        let t = w - b;
+        out.push_str(&format!(
+            "{:>14} | {} {} | {} {} | {} {}\n",
+            g.name(),
+            cp(w.mg()),
+            cp(w.eg()),
+            cp(b.mg()),
+            cp(b.eg()),
+            cp(t.mg()),
+            cp(t.eg())
+        ));
+    }
+    out.push_str(rule);
+    out.push_str(&format!(
+        "{:>14} |               |               | {} {}\n",
+        "Total",
+        cp(total.mg()),
+        cp(total.eg())
+    ));
+    let white = taper(total, shape);
+    out.push_str(&format!(
+        "\nKing danger units: White's king {}, Black's king {}\n",
+        table.danger[0].max(0),
+        table.danger[1].max(0)
+    ));
+    out.push_str(&format!(
+        "Phase {}/{MAX_PHASE}, endgame scale {}/{FULL_SCALE}\n",
+        shape.phase, shape.scale
+    ));
+    out.push_str(&format!(
+        "Final evaluation: {:+.2} (White's side)",
         white as f64 / 100.0
-    )
+    ));
+    out
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn start_position_is_level_but_for_tempo() {
-        assert_eq!(evaluate(&Position::startpos()), TEMPO);
-    }
-
-    #[test]
-    fn mirrored_positions_score_the_same() {
-        let a =
-            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-                .unwrap()
-                .0;
-        let b =
-            Position::from_fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3")
-                .unwrap()
-                .0;
-        assert_eq!(evaluate(&a), evaluate(&b));
-    }
-}
+mod tests;

@@ -48,7 +48,7 @@ struct UciReporter {
 fn out_score(score: i32) -> OutScore {
     match mate_in(score) {
         Some(m) => OutScore::Mate(m),
-        None => OutScore::Cp(score),
+        None => OutScore::Cp(eval::wdl::normalise(score)),
     }
 }
 

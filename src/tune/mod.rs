@@ -1,0 +1,739 @@
+//! `forsyth tune`: a Texel tuner. It fits every evaluation parameter at
+//! once to the results of our own games (optionally blended with the
+//! search scores) by minimising the squared error between the predicted
+//! and the actual result, with Adam over mini-batches, and writes the
+//! numbers back as `src/eval/values.rs`.
+//!
+//! The features of each position come from the evaluation itself (an
+//! [`Accumulator`] that records counts), so the tuner fits exactly the
+//! function the engine computes, up to integer rounding:
+//!
+//! ```text
+//! E = (mg * phase + eg * scale/128 * (24 - phase)) / 24
+//! mg, eg = sum of count * value (White minus Black)
+//!          - danger(White's king) + danger(Black's king)
+//! danger(d) = (d * d / 1024, d / 16) with d = max(0, sum of count * units)
+//! prediction = 1 / (1 + exp(-K * E / 400))
+//! ```
+//!
+//! The scale of drawish endings is taken from the starting values and kept.
+
+use crate::chess::{Color, Position};
+use crate::datagen::format::{self, PackedPosition};
+use crate::eval::params::{self, BLOCKS, COUNT, DANGER_END, DANGER_START};
+use crate::eval::values::VALUES;
+use crate::eval::{self, Accumulator, DANGER_EG_DIV, DANGER_MG_DIV, FULL_SCALE, MAX_PHASE};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What `forsyth tune` was asked to do.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub epochs: usize,
+    pub batch: usize,
+    pub learning_rate: f64,
+    /// Weight of the game result against the search score in the target.
+    pub lambda: f64,
+    /// Start from plain material values instead of the current ones.
+    pub from_material: bool,
+    pub threads: usize,
+    /// Use at most this many positions (0: all).
+    pub limit: usize,
+}
+
+pub const USAGE: &str = "\
+Usage:
+  forsyth tune --data FILE.bin [--data FILE2.bin ...] [--out PATH]
+               [--epochs N] [--batch N] [--lr F] [--lambda F]
+               [--init current|material] [--threads N] [--limit N]
+
+Fits every evaluation parameter to the positions of `forsyth datagen` files
+(one tenth held out for validation) and writes PATH (default
+src/eval/values.rs). Defaults: 30 epochs, batches of 16384, learning rate
+0.5, lambda 1.0 (results only; 0 fits the search scores), 2 threads.";
+
+impl Options {
+    pub fn parse(args: &[String]) -> Result<Options, String> {
+        let mut o = Options {
+            data: Vec::new(),
+            out: PathBuf::from("src/eval/values.rs"),
+            epochs: 30,
+            batch: 16384,
+            learning_rate: 0.5,
+            lambda: 1.0,
+            from_material: false,
+            threads: 2,
+            limit: 0,
+        };
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            let mut value = || {
+                it.next()
+                    .cloned()
+                    .ok_or_else(|| format!("{flag} needs a value"))
+            };
+            let number = |v: String| -> Result<f64, String> {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| format!("{flag}: '{v}' is not a non-negative number"))
+            };
+            match flag.as_str() {
+                "--data" => o.data.push(PathBuf::from(value()?)),
+                "--out" => o.out = PathBuf::from(value()?),
+                "--epochs" => o.epochs = number(value()?)? as usize,
+                "--batch" => o.batch = (number(value()?)? as usize).max(1),
+                "--lr" => o.learning_rate = number(value()?)?,
+                "--lambda" => {
+                    o.lambda = number(value()?)?;
+                    if o.lambda > 1.0 {
+                        return Err("--lambda must be between 0 and 1".into());
+                    }
+                }
+                "--init" => match value()?.as_str() {
+                    "current" => o.from_material = false,
+                    "material" => o.from_material = true,
+                    v => return Err(format!("--init: '{v}' is not current or material")),
+                },
+                "--threads" => o.threads = (number(value()?)? as usize).clamp(1, 256),
+                "--limit" => o.limit = number(value()?)? as usize,
+                other => return Err(format!("unknown option '{other}'\n{USAGE}")),
+            }
+        }
+        if o.data.is_empty() {
+            return Err(format!("no --data file\n{USAGE}"));
+        }
+        Ok(o)
+    }
+}
+
+/// One position, as the tuner sees it.
+struct Entry {
+    /// Range of this position's linear features in `Data::linear`.
+    linear: (u32, u32),
+    /// Ranges of the danger units against White's and Black's king.
+    danger: [(u32, u32); 2],
+    /// Middlegame and endgame weights of the taper (sum to at most 1).
+    mg_weight: f32,
+    eg_weight: f32,
+    result: f32,
+    score: f32,
+}
+
+/// All positions' features, flat.
+#[derive(Default)]
+struct Data {
+    entries: Vec<Entry>,
+    linear: Vec<(u16, i16)>,
+    danger: Vec<(u16, i16)>,
+}
+
+/// Records counts per parameter, White minus Black.
+#[derive(Default)]
+struct Recorder {
+    linear: Vec<i32>,
+    danger: [Vec<(u16, i16)>; 2],
+}
+
+impl Accumulator for Recorder {
+    fn add(&mut self, side: Color, param: usize, count: i32) {
+        if (DANGER_START..DANGER_END).contains(&param) {
+            self.danger[side.index()].push((param as u16, count as i16));
+        } else {
+            let sign = if side == Color::White { 1 } else { -1 };
+            self.linear[param] += sign * count;
+        }
+    }
+
+    fn wants_pawn_features(&self) -> bool {
+        true
+    }
+}
+
+impl Data {
+    fn push(&mut self, pos: &Position, score: i16, result: f32, rec: &mut Recorder) {
+        rec.linear.clear();
+        rec.linear.resize(COUNT, 0);
+        rec.danger[0].clear();
+        rec.danger[1].clear();
+        let shape = eval::features(pos, rec);
+        let scale = eval::scale(pos, current_eg(rec));
+        let start = self.linear.len() as u32;
+        for (i, &n) in rec.linear.iter().enumerate() {
+            if n != 0 {
+                self.linear.push((i as u16, n as i16));
+            }
+        }
+        let mut danger = [(0, 0); 2];
+        for (range, units) in danger.iter_mut().zip(&rec.danger) {
+            let s = self.danger.len() as u32;
+            self.danger.extend_from_slice(units);
+            *range = (s, self.danger.len() as u32);
+        }
+        let phase = shape.phase as f32 / MAX_PHASE as f32;
+        self.entries.push(Entry {
+            linear: (start, self.linear.len() as u32),
+            danger,
+            mg_weight: phase,
+            eg_weight: (1.0 - phase) * scale as f32 / FULL_SCALE as f32,
+            result,
+            score: score as f32,
+        });
+    }
+}
+
+/// The endgame half of the current evaluation, whose sign picks the
+/// stronger side for the scale.
+fn current_eg(rec: &Recorder) -> i32 {
+    let mut eg: i32 = rec
+        .linear
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| VALUES[i].eg() * n)
+        .sum();
+    for (side, sign) in [(0, -1), (1, 1)] {
+        let d: i32 = rec.danger[side]
+            .iter()
+            .map(|&(p, n)| VALUES[p as usize].mg() * n as i32)
+            .sum();
+        eg += sign * (d.max(0) / DANGER_EG_DIV);
+    }
+    eg
+}
+
+/// Parameters as floats: middlegame and endgame halves.
+#[derive(Clone)]
+struct Params {
+    mg: Vec<f64>,
+    eg: Vec<f64>,
+}
+
+impl Params {
+    fn current() -> Params {
+        Params {
+            mg: VALUES.iter().map(|v| v.mg() as f64).collect(),
+            eg: VALUES.iter().map(|v| v.eg() as f64).collect(),
+        }
+    }
+
+    /// Plain material (100, 300, 300, 500, 900) and zero everywhere else,
+    /// but for one danger unit per attacker so that the danger is alive.
+    fn material() -> Params {
+        let mut p = Params {
+            mg: vec![0.0; COUNT],
+            eg: vec![0.0; COUNT],
+        };
+        for (i, v) in [100.0, 300.0, 300.0, 500.0, 900.0].iter().enumerate() {
+            p.mg[params::MATERIAL + i] = *v;
+            p.eg[params::MATERIAL + i] = *v;
+        }
+        for k in 0..4 {
+            p.mg[params::DANGER_ATTACKER + k] = 1.0;
+        }
+        p
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The danger units against one king, and whether they count (d > 0).
+fn danger_units(data: &Data, range: (u32, u32), p: &Params) -> f64 {
+    data.danger[range.0 as usize..range.1 as usize]
+        .iter()
+        .map(|&(i, n)| p.mg[i as usize] * n as f64)
+        .sum::<f64>()
+}
+
+/// The evaluation of entry `e` in centipawns, White's point of view.
+fn evaluate(data: &Data, e: &Entry, p: &Params) -> f64 {
+    let mut mg = 0.0;
+    let mut eg = 0.0;
+    for &(i, n) in &data.linear[e.linear.0 as usize..e.linear.1 as usize] {
+        mg += p.mg[i as usize] * n as f64;
+        eg += p.eg[i as usize] * n as f64;
+    }
+    for (side, sign) in [(0, -1.0), (1, 1.0)] {
+        let d = danger_units(data, e.danger[side], p).max(0.0);
+        mg += sign * d * d / DANGER_MG_DIV as f64;
+        eg += sign * d / DANGER_EG_DIV as f64;
+    }
+    mg * e.mg_weight as f64 + eg * e.eg_weight as f64
+}
+
+/// The target of entry `e`: the result blended with the search score.
+fn target(e: &Entry, k: f64, lambda: f64) -> f64 {
+    lambda * e.result as f64 + (1.0 - lambda) * sigmoid(k * e.score as f64 / 400.0)
+}
+
+/// Mean squared error over `entries`, on `threads` threads.
+fn mse(data: &Data, entries: &[usize], p: &Params, k: f64, lambda: f64, threads: usize) -> f64 {
+    if entries.is_empty() {
+        return 0.0;
+    }
+    let chunk = entries.len().div_ceil(threads);
+    let total: f64 = std::thread::scope(|s| {
+        let handles: Vec<_> = entries
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|&i| {
+                            let e = &data.entries[i];
+                            let err =
+                                sigmoid(k * evaluate(data, e, p) / 400.0) - target(e, k, lambda);
+                            err * err
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+    });
+    total / entries.len() as f64
+}
+
+/// The K that best fits the current evaluation to the results.
+fn fit_k(data: &Data, entries: &[usize], p: &Params, lambda: f64, threads: usize) -> f64 {
+    let (mut lo, mut hi) = (0.1, 10.0);
+    for _ in 0..40 {
+        let a = lo + (hi - lo) / 3.0;
+        let b = hi - (hi - lo) / 3.0;
+        if mse(data, entries, p, a, lambda, threads) < mse(data, entries, p, b, lambda, threads) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Adds the gradient of the squared error of `batch` to `grad`.
+fn gradient(data: &Data, batch: &[usize], p: &Params, k: f64, lambda: f64, grad: &mut Params) {
+    for &i in batch {
+        let e = &data.entries[i];
+        let pred = sigmoid(k * evaluate(data, e, p) / 400.0);
+        // d(err^2)/dE, with E in centipawns.
+        let de = 2.0 * (pred - target(e, k, lambda)) * pred * (1.0 - pred) * k / 400.0;
+        let (wm, we) = (e.mg_weight as f64 * de, e.eg_weight as f64 * de);
+        for &(j, n) in &data.linear[e.linear.0 as usize..e.linear.1 as usize] {
+            grad.mg[j as usize] += wm * n as f64;
+            grad.eg[j as usize] += we * n as f64;
+        }
+        for (side, sign) in [(0, -1.0), (1, 1.0)] {
+            let range = e.danger[side];
+            let d = danger_units(data, range, p);
+            if d < 0.0 {
+                continue;
+            }
+            // d/dunit of (d^2/1024 in mg, d/16 in eg), times the count.
+            let per = sign * (wm * 2.0 * d / DANGER_MG_DIV as f64 + we / DANGER_EG_DIV as f64);
+            for &(j, n) in &data.danger[range.0 as usize..range.1 as usize] {
+                grad.mg[j as usize] += per * n as f64;
+            }
+        }
+    }
+}
+
+/// Loads the records of every file, up to `limit` positions (0: all).
+fn load(files: &[PathBuf], limit: usize) -> Result<Data, String> {
+    let mut data = Data::default();
+    let mut rec = Recorder::default();
+    let mut skipped = 0usize;
+    let mut buf: Vec<PackedPosition> = Vec::new();
+    'files: for path in files {
+        let mut records = format::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        loop {
+            buf.clear();
+            let n = records
+                .read_chunk(&mut buf, 1 << 16)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if n == 0 {
+                break;
+            }
+            for r in &buf {
+                match r.unpack() {
+                    Ok((pos, score, result)) => {
+                        data.push(&pos, score, result.white_score(), &mut rec);
+                    }
+                    Err(_) => skipped += 1,
+                }
+                if limit > 0 && data.entries.len() >= limit {
+                    break 'files;
+                }
+            }
+        }
+    }
+    if skipped > 0 {
+        eprintln!("tune: skipped {skipped} unreadable records");
+    }
+    if data.entries.is_empty() {
+        return Err("no positions in the data".into());
+    }
+    Ok(data)
+}
+
+/// A small deterministic generator for shuffling.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Fits the win/draw/loss model of `eval::wdl` to (evaluation, White's
+/// result) pairs by maximum likelihood: P(win | s) = 1 / (1 + exp((a - s) / b)),
+/// and the same for the loss with -s. Returns (a, b).
+pub fn fit_wdl(samples: &[(f64, f32)]) -> (f64, f64) {
+    let log_likelihood = |a: f64, b: f64| -> f64 {
+        let ln_p = |x: f64| -> f64 {
+            // ln(sigmoid((x - a) / b)), stable for large arguments.
+            let z = (x - a) / b;
+            if z > 0.0 {
+                -(-z).exp().ln_1p()
+            } else {
+                z - z.exp().ln_1p()
+            }
+        };
+        samples
+            .iter()
+            .map(|&(e, r)| {
+                let (win, loss) = (r > 0.75, r < 0.25);
+                let lw = if win { ln_p(e) } else { ln_p_not(e, a, b) };
+                let ll = if loss { ln_p(-e) } else { ln_p_not(-e, a, b) };
+                lw + ll
+            })
+            .sum()
+    };
+    let (mut a, mut b) = (100.0, 60.0);
+    for _ in 0..6 {
+        a = ternary_max(|x| log_likelihood(x, b), 1.0, 1000.0);
+        b = ternary_max(|x| log_likelihood(a, x), 1.0, 1000.0);
+    }
+    (a, b)
+}
+
+/// ln(1 - sigmoid((x - a) / b)).
+fn ln_p_not(x: f64, a: f64, b: f64) -> f64 {
+    let z = (x - a) / b;
+    if z > 0.0 {
+        -z - (-z).exp().ln_1p()
+    } else {
+        -z.exp().ln_1p()
+    }
+}
+
+/// The maximum of a unimodal function on [lo, hi].
+fn ternary_max(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
+    for _ in 0..60 {
+        let m1 = lo + (hi - lo) / 3.0;
+        let m2 = hi - (hi - lo) / 3.0;
+        if f(m1) < f(m2) {
+            lo = m1;
+        } else {
+            hi = m2;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// What a run found, for the caller to print.
+pub struct Report {
+    pub positions: usize,
+    pub k: f64,
+    pub validation_before: f64,
+    pub validation_after: f64,
+    /// The fitted win/draw/loss model (see `eval::wdl`).
+    pub wdl: (f64, f64),
+}
+
+/// Runs the tuner and writes the values file.
+pub fn run(o: &Options) -> Result<Report, String> {
+    let start = Instant::now();
+    let data = load(&o.data, o.limit)?;
+    eprintln!(
+        "tune: {} positions, {} features, loaded in {:.1}s",
+        data.entries.len(),
+        data.linear.len() + data.danger.len(),
+        start.elapsed().as_secs_f64()
+    );
+    // Every tenth position (by a fixed hash of its index) is held out.
+    let mut train = Vec::new();
+    let mut valid = Vec::new();
+    let mut h = 7u64;
+    for i in 0..data.entries.len() {
+        if next_random(&mut h) % 10 == 0 {
+            valid.push(i);
+        } else {
+            train.push(i);
+        }
+    }
+    let current = Params::current();
+    let k = fit_k(&data, &train, &current, o.lambda, o.threads);
+    let mut p = if o.from_material {
+        Params::material()
+    } else {
+        current.clone()
+    };
+    // Measured with the values the engine has now, and with the start.
+    let validation_before = mse(&data, &valid, &current, k, o.lambda, o.threads);
+    eprintln!(
+        "tune: K = {k:.4}; validation error of the current values {validation_before:.6}, of the start {:.6}",
+        mse(&data, &valid, &p, k, o.lambda, o.threads)
+    );
+
+    // Adam.
+    let (beta1, beta2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
+    let zero = Params {
+        mg: vec![0.0; COUNT],
+        eg: vec![0.0; COUNT],
+    };
+    let mut m = zero.clone();
+    let mut v = zero.clone();
+    let mut t = 0i32;
+    let mut order = train.clone();
+    let mut rng = 1u64;
+    for epoch in 1..=o.epochs {
+        for i in (1..order.len()).rev() {
+            let j = (next_random(&mut rng) % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        for batch in order.chunks(o.batch) {
+            let chunk = batch.len().div_ceil(o.threads);
+            let grads: Vec<Params> = std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .chunks(chunk)
+                    .map(|part| {
+                        let (data, p, zero) = (&data, &p, &zero);
+                        s.spawn(move || {
+                            let mut g = zero.clone();
+                            gradient(data, part, p, k, o.lambda, &mut g);
+                            g
+                        })
+                    })
+                    .collect();
+                handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            });
+            t += 1;
+            let scale = 1.0 / batch.len() as f64;
+            let c1 = 1.0 - beta1.powi(t);
+            let c2 = 1.0 - beta2.powi(t);
+            for half in 0..2 {
+                for i in 0..COUNT {
+                    let g: f64 = grads
+                        .iter()
+                        .map(|g| if half == 0 { g.mg[i] } else { g.eg[i] })
+                        .sum::<f64>()
+                        * scale;
+                    let (pm, pv, pp) = if half == 0 {
+                        (&mut m.mg[i], &mut v.mg[i], &mut p.mg[i])
+                    } else {
+                        (&mut m.eg[i], &mut v.eg[i], &mut p.eg[i])
+                    };
+                    *pm = beta1 * *pm + (1.0 - beta1) * g;
+                    *pv = beta2 * *pv + (1.0 - beta2) * g * g;
+                    *pp -= o.learning_rate * (*pm / c1) / ((*pv / c2).sqrt() + eps);
+                }
+            }
+        }
+        eprintln!(
+            "tune: epoch {epoch}/{}: training error {:.6}, validation error {:.6}, {:.0}s",
+            o.epochs,
+            mse(&data, &train, &p, k, o.lambda, o.threads),
+            mse(&data, &valid, &p, k, o.lambda, o.threads),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let validation_after = mse(&data, &valid, &p, k, o.lambda, o.threads);
+    // The win/draw/loss model, on the integer evaluation the engine will
+    // compute with the rounded values.
+    let rounded = Params {
+        mg: p.mg.iter().map(|x| x.round()).collect(),
+        eg: p.eg.iter().map(|x| x.round()).collect(),
+    };
+    let samples: Vec<(f64, f32)> = train
+        .iter()
+        .map(|&i| {
+            let e = &data.entries[i];
+            (evaluate(&data, e, &rounded), e.result)
+        })
+        .collect();
+    let wdl = fit_wdl(&samples);
+    eprintln!(
+        "tune: win/draw/loss model a = {:.1}, b = {:.1}",
+        wdl.0, wdl.1
+    );
+    let report = Report {
+        positions: data.entries.len(),
+        k,
+        validation_before,
+        validation_after,
+        wdl,
+    };
+    write_values(&o.out, &p, o, &report)?;
+    Ok(report)
+}
+
+/// Writes the values as the Rust source file the evaluation includes.
+fn write_values(path: &Path, p: &Params, o: &Options, r: &Report) -> Result<(), String> {
+    let mut s = String::new();
+    let files: Vec<String> = o
+        .data
+        .iter()
+        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    let _ = writeln!(
+        s,
+        "//! The evaluation's numbers, in the order of `params.rs`."
+    );
+    let _ = writeln!(s, "//!");
+    let _ = writeln!(
+        s,
+        "//! Written by `forsyth tune` from {} positions of {} (started from {} values,",
+        r.positions,
+        files.join(", "),
+        if o.from_material {
+            "material"
+        } else {
+            "the previous"
+        }
+    );
+    let _ = writeln!(
+        s,
+        "//! lambda {}, {} epochs): K = {:.4}, validation error {:.6} before, {:.6} after.",
+        o.lambda, o.epochs, r.k, r.validation_before, r.validation_after
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(s, "use super::params::COUNT;");
+    let _ = writeln!(s, "use super::score::{{Score, s}};");
+    let _ = writeln!(s);
+    let _ = writeln!(s, "#[rustfmt::skip]");
+    let _ = writeln!(s, "pub static VALUES: [Score; COUNT] = [");
+    for b in BLOCKS {
+        let _ = writeln!(s, "    // {}", b.name);
+        for row in (b.start..b.start + b.len).collect::<Vec<_>>().chunks(8) {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&i| {
+                    let (mg, eg) = (p.mg[i].round() as i32, p.eg[i].round() as i32);
+                    let eg = if (DANGER_START..DANGER_END).contains(&i) {
+                        0
+                    } else {
+                        eg
+                    };
+                    format!("s({mg}, {eg}),")
+                })
+                .collect();
+            let _ = writeln!(s, "    {}", cells.join(" "));
+        }
+    }
+    let _ = writeln!(s, "];");
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "/// The win/draw/loss model (see `wdl.rs`), fitted with the values."
+    );
+    let _ = writeln!(s, "pub const WDL_A: f64 = {:.1};", r.wdl.0);
+    let _ = writeln!(s, "pub const WDL_B: f64 = {:.1};", r.wdl.1);
+    std::fs::write(path, s).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tuner's evaluation, with the current values, is the engine's
+    /// (to rounding: the engine divides in integers).
+    #[test]
+    fn tuner_evaluation_matches_the_engine() {
+        let mut data = Data::default();
+        let mut rec = Recorder::default();
+        let fens = crate::search::bench::POSITIONS;
+        let p = Params::current();
+        for fen in fens {
+            let pos = Position::from_fen(fen).expect("bench FEN").0;
+            data.push(&pos, 0, 0.5, &mut rec);
+            let e = data.entries.last().expect("just pushed");
+            let tuned = evaluate(&data, e, &p);
+            let engine = eval::evaluate(&pos) as f64;
+            let engine = if pos.side_to_move() == Color::White {
+                engine
+            } else {
+                -engine
+            };
+            assert!(
+                (tuned - engine).abs() <= 2.0,
+                "{fen}: tuner {tuned}, engine {engine}"
+            );
+        }
+    }
+
+    /// The model fit recovers the parameters of synthetic games.
+    #[test]
+    fn wdl_fit_recovers_a_known_model() {
+        let (a, b) = (180.0, 70.0);
+        let p = |x: f64| 1.0 / (1.0 + ((a - x) / b).exp());
+        let mut samples = Vec::new();
+        let mut rng = 5u64;
+        for i in 0..40_000 {
+            let e = (i % 801) as f64 - 400.0;
+            let u = (next_random(&mut rng) >> 11) as f64 / (1u64 << 53) as f64;
+            let r = if u < p(e) {
+                1.0
+            } else if u > 1.0 - p(-e) {
+                0.0
+            } else {
+                0.5
+            };
+            samples.push((e, r));
+        }
+        let (fa, fb) = fit_wdl(&samples);
+        assert!((fa - a).abs() < 10.0 && (fb - b).abs() < 8.0, "{fa} {fb}");
+    }
+
+    /// The gradient agrees with a finite difference of the error.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let mut data = Data::default();
+        let mut rec = Recorder::default();
+        for (i, fen) in crate::search::bench::POSITIONS.iter().enumerate() {
+            let pos = Position::from_fen(fen).expect("bench FEN").0;
+            data.push(&pos, 0, (i % 3) as f32 / 2.0, &mut rec);
+        }
+        let all: Vec<usize> = (0..data.entries.len()).collect();
+        let p = Params::current();
+        let k = 1.0;
+        let mut g = Params {
+            mg: vec![0.0; COUNT],
+            eg: vec![0.0; COUNT],
+        };
+        gradient(&data, &all, &p, k, 1.0, &mut g);
+        let n = all.len() as f64;
+        for i in [
+            params::MATERIAL + 1,
+            params::PST + 64 + 27,
+            params::MOBILITY_ROOK + 7,
+            params::TEMPO,
+            params::DANGER_ATTACKER + 3,
+        ] {
+            let h = 0.5;
+            let mut up = p.clone();
+            up.mg[i] += h;
+            let mut down = p.clone();
+            down.mg[i] -= h;
+            let numeric =
+                (mse(&data, &all, &up, k, 1.0, 1) - mse(&data, &all, &down, k, 1.0, 1)) / (2.0 * h);
+            let analytic = g.mg[i] / n;
+            assert!(
+                (numeric - analytic).abs() <= 1e-3 * analytic.abs().max(1e-6),
+                "{}: numeric {numeric}, analytic {analytic}",
+                params::name_of(i)
+            );
+        }
+    }
+}
