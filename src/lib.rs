@@ -7,8 +7,10 @@
 //! - [`search`]: alpha-beta search, transposition table, time management,
 //!   search threads.
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
+//! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
 
 pub mod chess;
+pub mod epd;
 pub mod eval;
 pub mod search;
 pub mod uci;

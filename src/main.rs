@@ -1,7 +1,8 @@
 //! The `forsyth` command: UCI by default, plus tools for scripts.
 
 use forsyth::chess::Position;
-use forsyth::chess::perft::{self, PerftCase};
+use forsyth::chess::perft;
+use forsyth::epd::Epd;
 use forsyth::search::bench;
 use forsyth::uci::engine::{self, ENGINE_NAME};
 use std::process::ExitCode;
@@ -93,26 +94,30 @@ fn cmd_perft_suite(files: &[String]) -> Result<(), String> {
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         for (n, line) in text.lines().enumerate() {
-            let Some(case) = PerftCase::parse(line) else {
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
                 continue;
-            };
-            let pos = match Position::from_fen(&case.fen) {
-                Ok((p, _)) => p,
+            }
+            let epd = match Epd::parse(line) {
+                Ok(epd) => epd,
                 Err(e) => {
                     println!("FAIL {file}:{}: {e}", n + 1);
                     failed += 1;
                     continue;
                 }
             };
+            let counts = epd.perft_counts();
+            if counts.is_empty() {
+                continue;
+            }
             let mut ok = true;
-            for &(depth, expected) in &case.counts {
-                let got = perft::perft(&pos, depth);
+            for &(depth, expected) in &counts {
+                let got = perft::perft(&epd.position, depth);
                 nodes += got;
                 if got != expected {
                     println!(
                         "FAIL {file}:{} depth {depth}: {got} instead of {expected}: {}",
                         n + 1,
-                        case.fen
+                        epd.position.fen()
                     );
                     ok = false;
                 }
