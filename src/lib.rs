@@ -8,8 +8,10 @@
 //!   search threads.
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
 //! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
+//! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
 
 pub mod chess;
+pub mod cli;
 pub mod epd;
 pub mod eval;
 pub mod search;

@@ -2,6 +2,7 @@
 
 use forsyth::chess::Position;
 use forsyth::chess::perft;
+use forsyth::cli::{self, epd::Finish};
 use forsyth::epd::Epd;
 use forsyth::search::bench;
 use forsyth::uci::engine::{self, ENGINE_NAME};
@@ -16,6 +17,17 @@ Usage:
   forsyth bench [DEPTH]       search the bench positions; last line: <nodes> nodes <nps> nps
   forsyth perft N [FEN]       count leaf nodes N plies deep (start position if no FEN)
   forsyth perft-suite FILE... check every position of perft suites (EPD with ;D<n> <count>)
+  forsyth analyse [--fen FEN] [--moves M...] [--depth N | --movetime MS | --nodes N]
+                  [--multipv K] [--threads N] [--hash MB] [--json]
+                              search one position; best move, score, WDL, PV (UCI and SAN)
+  forsyth epd FILE [--depth N | --movetime MS | --nodes N] [--threads N] [--hash MB]
+                  [--json OUT]
+                              run an EPD test suite (bm/am/dm); Ctrl-C prints the summary
+  forsyth epd --write [--fen FEN] [--depth N | --movetime MS | --nodes N]
+                              search and print the position as EPD (bm, ce, acd, pv...)
+  forsyth fen check FEN       validate a FEN and print it normalised
+  forsyth fen show FEN [--ascii]
+                              draw the board
   forsyth --version           print the version
   forsyth --help              print this help
 ";
@@ -35,6 +47,13 @@ fn main() -> ExitCode {
         Some("bench") => cmd_bench(&args[1..]),
         Some("perft") => cmd_perft(&args[1..]),
         Some("perft-suite") => cmd_perft_suite(&args[1..]),
+        Some("analyse" | "analyze") => cli::analyse::run(&args[1..]),
+        Some("fen") => cli::fen::run(&args[1..]),
+        Some("epd") => match cli::epd::run(&args[1..]) {
+            Ok(Finish::Done) => Ok(()),
+            Ok(Finish::Interrupted) => return ExitCode::from(cli::epd::INTERRUPTED_STATUS),
+            Err(e) => Err(e),
+        },
         Some(other) => Err(format!("unknown command '{other}' (see forsyth --help)")),
     };
     match result {
