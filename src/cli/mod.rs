@@ -174,3 +174,70 @@ pub fn numbered_san(pos: &Position, moves: &[Move]) -> String {
     }
     out.join(" ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    const SPEC: &[(&str, Arity)] = &[
+        ("--fen", Arity::Many),
+        ("--json", Arity::Flag),
+        ("--depth", Arity::One),
+        ("--movetime", Arity::One),
+        ("--nodes", Arity::One),
+    ];
+
+    #[test]
+    fn options_take_their_words() {
+        let a = Args::parse(
+            &words("file --fen 8/8 w - - --json --depth 7 more"),
+            &[SPEC],
+        )
+        .unwrap();
+        assert_eq!(a.positional, ["file", "more"]);
+        assert_eq!(a.many("--fen").unwrap(), ["8/8", "w", "-", "-"]);
+        assert!(a.flag("--json"));
+        assert_eq!(a.one::<u32>("--depth").unwrap(), Some(7));
+        assert_eq!(a.budget().unwrap(), Some(Budget::Depth(7)));
+        assert_eq!(a.one::<u32>("--nodes").unwrap(), None);
+    }
+
+    #[test]
+    fn bad_options_are_explained() {
+        let err = |s: &str| {
+            Args::parse(&words(s), &[SPEC])
+                .and_then(|a| a.budget())
+                .unwrap_err()
+        };
+        assert_eq!(err("--deep 3"), "unknown option '--deep'");
+        assert_eq!(err("--depth"), "--depth needs a value");
+        assert_eq!(err("--depth --json"), "--depth needs a value");
+        assert_eq!(err("--json --json"), "--json is given twice");
+        assert_eq!(err("--depth x"), "'x' is not a valid value for --depth");
+        assert_eq!(
+            err("--depth 3 --movetime 9"),
+            "give only one of --depth, --movetime and --nodes"
+        );
+        assert_eq!(err("--nodes 0"), "a search limit must be above 0");
+    }
+
+    #[test]
+    fn san_lines_are_numbered() {
+        let pos = Position::startpos();
+        let e4 = pos.parse_san("e4").unwrap();
+        assert_eq!(numbered_san(&pos, &[e4]), "1. e4");
+        let mut after = pos.clone();
+        after.play(e4);
+        let e5 = after.parse_san("e5").unwrap();
+        let mut next = after.clone();
+        next.play(e5);
+        let nf3 = next.parse_san("Nf3").unwrap();
+        assert_eq!(numbered_san(&after, &[e5, nf3]), "1... e5 2. Nf3");
+        assert!(read_move(&pos, "e2e4").is_ok() && read_move(&pos, "Nf3").is_ok());
+        assert!(read_move(&pos, "e2e5").unwrap_err().contains("bad move"));
+    }
+}
