@@ -10,10 +10,14 @@
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
 //! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
+//! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
+//! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
 
 pub mod book;
 pub mod chess;
 pub mod datagen;
+pub mod cli;
+pub mod epd;
 pub mod eval;
 pub mod search;
 pub mod tune;

@@ -3,8 +3,10 @@
 use forsyth::book::build::{self, BuildOptions, Builder};
 use forsyth::book::{Book, polyglot};
 use forsyth::chess::Position;
-use forsyth::chess::perft::{self, PerftCase};
 use forsyth::datagen;
+use forsyth::chess::perft;
+use forsyth::cli::{self, epd::Finish};
+use forsyth::epd::Epd;
 use forsyth::search::bench;
 use forsyth::uci::engine::{self, ENGINE_NAME};
 use std::process::ExitCode;
@@ -29,6 +31,17 @@ Usage:
                               list the book moves of a position (default book, start position)
   forsyth tune --data FILE.bin [options]
                               fit the evaluation to datagen positions (forsyth tune --help)
+  forsyth analyse [--fen FEN] [--moves M...] [--depth N | --movetime MS | --nodes N]
+                  [--multipv K] [--threads N] [--hash MB] [--json]
+                              search one position; best move, score, WDL, PV (UCI and SAN)
+  forsyth epd FILE [--depth N | --movetime MS | --nodes N] [--threads N] [--hash MB]
+                  [--json OUT]
+                              run an EPD test suite (bm/am/dm); Ctrl-C prints the summary
+  forsyth epd --write [--fen FEN] [--depth N | --movetime MS | --nodes N]
+                              search and print the position as EPD (bm, ce, acd, pv...)
+  forsyth fen check FEN       validate a FEN and print it normalised
+  forsyth fen show FEN [--ascii]
+                              draw the board
   forsyth --version           print the version
   forsyth --help              print this help
 ";
@@ -51,6 +64,13 @@ fn main() -> ExitCode {
         Some("tune") => cmd_tune(&args[1..]),
         Some("datagen") => datagen::cli(&args[1..]).map_err(|e| e.to_string()),
         Some("book") => cmd_book(&args[1..]),
+        Some("analyse" | "analyze") => cli::analyse::run(&args[1..]),
+        Some("fen") => cli::fen::run(&args[1..]),
+        Some("epd") => match cli::epd::run(&args[1..]) {
+            Ok(Finish::Done) => Ok(()),
+            Ok(Finish::Interrupted) => return ExitCode::from(cli::epd::INTERRUPTED_STATUS),
+            Err(e) => Err(e),
+        },
         Some(other) => Err(format!("unknown command '{other}' (see forsyth --help)")),
     };
     match result {
@@ -233,26 +253,30 @@ fn cmd_perft_suite(files: &[String]) -> Result<(), String> {
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         for (n, line) in text.lines().enumerate() {
-            let Some(case) = PerftCase::parse(line) else {
+            if line.trim().is_empty() || line.trim_start().starts_with('#') {
                 continue;
-            };
-            let pos = match Position::from_fen(&case.fen) {
-                Ok((p, _)) => p,
+            }
+            let epd = match Epd::parse(line) {
+                Ok(epd) => epd,
                 Err(e) => {
                     println!("FAIL {file}:{}: {e}", n + 1);
                     failed += 1;
                     continue;
                 }
             };
+            let counts = epd.perft_counts();
+            if counts.is_empty() {
+                continue;
+            }
             let mut ok = true;
-            for &(depth, expected) in &case.counts {
-                let got = perft::perft(&pos, depth);
+            for &(depth, expected) in &counts {
+                let got = perft::perft(&epd.position, depth);
                 nodes += got;
                 if got != expected {
                     println!(
                         "FAIL {file}:{} depth {depth}: {got} instead of {expected}: {}",
                         n + 1,
-                        case.fen
+                        epd.position.fen()
                     );
                     ok = false;
                 }

@@ -1,8 +1,8 @@
 //! Perft on the shared suites: every position, at every listed depth whose
 //! count is small enough for CI (`make perft-suite` runs all depths).
 
-use forsyth::chess::Position;
-use forsyth::chess::perft::{PerftCase, perft};
+use forsyth::chess::perft::perft;
+use forsyth::epd::Epd;
 
 /// Depths with more leaves than this are left to `make perft-suite`.
 const MAX_LEAVES: u64 = 5_000_000;
@@ -11,16 +11,18 @@ fn run_suite(path: &str) -> (usize, u64) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut positions = 0;
     let mut checked = 0;
-    for line in text.lines() {
-        let Some(case) = PerftCase::parse(line) else {
-            continue;
-        };
-        let (pos, warnings) =
-            Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
-        assert!(warnings.is_empty(), "{}: {warnings:?}", case.fen);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let epd = Epd::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert!(epd.warnings.is_empty(), "{line}: {:?}", epd.warnings);
+        let counts = epd.perft_counts();
+        assert!(!counts.is_empty(), "{line}: no perft counts");
         positions += 1;
-        for &(depth, expected) in case.counts.iter().filter(|(_, n)| *n <= MAX_LEAVES) {
-            assert_eq!(perft(&pos, depth), expected, "{} depth {depth}", case.fen);
+        for &(depth, expected) in counts.iter().filter(|(_, n)| *n <= MAX_LEAVES) {
+            assert_eq!(
+                perft(&epd.position, depth),
+                expected,
+                "{line} depth {depth}"
+            );
             checked += expected;
         }
     }

@@ -59,36 +59,6 @@ pub fn report(pos: &Position, depth: u32, chess960: bool) -> String {
     out
 }
 
-/// One line of a perft suite: `<FEN> ;D1 20 ;D2 400 ...`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PerftCase {
-    pub fen: String,
-    /// (depth, leaf count) pairs, as listed.
-    pub counts: Vec<(u32, u64)>,
-}
-
-impl PerftCase {
-    /// Parses a suite line; `None` for blank lines and lines without counts.
-    pub fn parse(line: &str) -> Option<PerftCase> {
-        let mut parts = line.trim().split(';');
-        let fen = parts.next()?.trim().to_string();
-        let mut counts = Vec::new();
-        for part in parts {
-            let mut words = part.split_whitespace();
-            let (Some(d), Some(n)) = (words.next(), words.next()) else {
-                continue;
-            };
-            let depth = d.strip_prefix('D')?.parse().ok()?;
-            counts.push((depth, n.parse().ok()?));
-        }
-        if fen.is_empty() || counts.is_empty() {
-            None
-        } else {
-            Some(PerftCase { fen, counts })
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,13 +79,5 @@ mod tests {
         assert!(r.starts_with("a2a3: 1\n"));
         assert!(r.ends_with("\n\nNodes searched: 20"));
         assert_eq!(r.lines().count(), 22);
-    }
-
-    #[test]
-    fn suite_line() {
-        let c = PerftCase::parse("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D3 4000000000").unwrap();
-        assert_eq!(c.fen, "8/8/8/8/8/8/8/K6k w - - 0 1");
-        assert_eq!(c.counts, vec![(1, 3), (3, 4_000_000_000)]);
-        assert_eq!(PerftCase::parse("   "), None);
     }
 }

@@ -311,7 +311,7 @@ impl UciEngine {
                 return false;
             }
             Command::Display => match &self.game {
-                Some(g) => self.out.line(g.pos.pretty()),
+                Some(g) => self.out.line(display(&g.pos)),
                 None => self
                     .out
                     .error("no position: the last position command was refused"),
@@ -621,6 +621,17 @@ impl UciEngine {
             },
             reporter,
         );
+    }
+}
+
+/// The `d` board with an `Epd:` line added before `Checkers:`, which
+/// clients read as the last line, as in Stockfish.
+fn display(pos: &Position) -> String {
+    let board = pos.pretty();
+    let epd = crate::epd::position_epd(pos);
+    match board.rsplit_once("\nCheckers:") {
+        Some((head, tail)) => format!("{head}\nEpd: {epd}\nCheckers:{tail}"),
+        None => format!("{board}\nEpd: {epd}"),
     }
 }
 

@@ -7,6 +7,8 @@
 
 #![allow(dead_code)] // Each test binary uses its own subset.
 
+pub mod json;
+
 use forsyth::chess::{Move, Position};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -448,4 +450,26 @@ pub fn position(fen: Option<&str>, moves: &[&str]) -> Position {
         pos.play(mv);
     }
     pos
+}
+
+/// What a one-shot command (`forsyth analyse ...`) printed and returned.
+#[derive(Debug)]
+pub struct Run {
+    pub status: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the binary with `args` to completion (stdin empty).
+pub fn run_cli(args: &[&str]) -> Run {
+    let out = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    Run {
+        status: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
 }

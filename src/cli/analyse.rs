@@ -1,0 +1,281 @@
+//! `forsyth analyse`: one search of one position, its result printed for a
+//! person or, with `--json`, as one JSON object (schema in README.md).
+
+use super::json::Json;
+use super::{Args, Arity, SEARCH_OPTIONS, numbered_san, read_fen, read_move};
+use crate::chess::{Move, Position};
+use crate::epd::runner::Budget;
+use crate::eval::wdl::wdl;
+use crate::search::{
+    Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, mate_in,
+};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Without a limit: about a quarter of a million nodes in a middlegame,
+/// well under a second on one core, and (one thread, fresh table) the
+/// same answer every time, which scripts want.
+pub const DEFAULT_DEPTH: u32 = 14;
+
+const OPTIONS: &[(&str, Arity)] = &[
+    ("--fen", Arity::Many),
+    ("--moves", Arity::Many),
+    ("--multipv", Arity::One),
+    ("--json", Arity::Flag),
+];
+
+/// The last report of one MultiPV line.
+#[derive(Clone, Debug)]
+struct Line {
+    score: i32,
+    bound: ScoreBound,
+    depth: u32,
+    seldepth: u32,
+    pv: Vec<Move>,
+}
+
+#[derive(Default)]
+struct Collected {
+    lines: Vec<Option<Line>>,
+    nodes: u64,
+    hashfull: u32,
+    best: Option<Move>,
+    ponder: Option<Move>,
+}
+
+/// Keeps the latest report of every MultiPV line.
+#[derive(Default)]
+struct Collector {
+    state: Mutex<Collected>,
+}
+
+impl Reporter for Collector {
+    fn iteration(&self, it: &Iteration) {
+        let Ok(mut s) = self.state.lock() else {
+            return;
+        };
+        let i = it.multipv.saturating_sub(1);
+        if s.lines.len() <= i {
+            s.lines.resize(i + 1, None);
+        }
+        s.lines[i] = Some(Line {
+            score: it.score,
+            bound: it.bound,
+            depth: it.depth,
+            seldepth: it.seldepth,
+            pv: it.pv.to_vec(),
+        });
+        s.nodes = s.nodes.max(it.nodes);
+        s.hashfull = it.hashfull;
+    }
+
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        if let Ok(mut s) = self.state.lock() {
+            s.best = best;
+            s.ponder = ponder;
+        }
+    }
+}
+
+/// `cp 35` or `mate -3`, as UCI writes scores.
+fn score_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(m) => format!("mate {m}"),
+        None => format!("cp {score}"),
+    }
+}
+
+fn score_json(score: i32) -> Json {
+    match mate_in(score) {
+        Some(m) => Json::Object(vec![("mate", Json::Int(m.into()))]),
+        None => Json::Object(vec![("cp", Json::Int(score.into()))]),
+    }
+}
+
+fn wdl_json(score: i32) -> Json {
+    let (w, d, l) = wdl(score);
+    Json::Array(
+        vec![w, d, l]
+            .into_iter()
+            .map(|x| Json::Int(x.into()))
+            .collect(),
+    )
+}
+
+fn bound_name(b: ScoreBound) -> &'static str {
+    match b {
+        ScoreBound::Exact => "exact",
+        ScoreBound::Lower => "lowerbound",
+        ScoreBound::Upper => "upperbound",
+    }
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let args = Args::parse(args, &[OPTIONS, SEARCH_OPTIONS])?;
+    if let Some(extra) = args.positional.first() {
+        return Err(format!(
+            "unexpected '{extra}' (a FEN goes after --fen, moves after --moves)"
+        ));
+    }
+    let mut root = match args.many("--fen") {
+        Some(words) => read_fen(words)?,
+        None => Position::startpos(),
+    };
+    let mut history = Vec::new();
+    for text in args.many("--moves").unwrap_or(&[]) {
+        let m = read_move(&root, text)?;
+        history.push(root.key());
+        root.play(m);
+    }
+    let budget = args.budget()?.unwrap_or(Budget::Depth(DEFAULT_DEPTH));
+    let multipv = args.one::<usize>("--multipv")?.unwrap_or(1);
+    if multipv == 0 {
+        return Err("--multipv must be at least 1".into());
+    }
+    let (threads, hash) = args.threads_hash()?;
+
+    let legal = root.count_legal();
+    let collector = Arc::new(Collector::default());
+    let start = Instant::now();
+    if legal > 0 {
+        let mut limits = Limits::default();
+        match budget {
+            Budget::Depth(d) => limits.depth = Some(d),
+            Budget::Nodes(n) => limits.nodes = Some(n),
+            Budget::MoveTime(ms) => {
+                limits.clock = Clock {
+                    movetime: Some(ms),
+                    ..Clock::default()
+                }
+            }
+        }
+        let mut pool = SearchPool::new(hash, threads)?;
+        pool.start(
+            Job {
+                root: root.clone(),
+                history,
+                limits,
+                options: SearchOptions {
+                    multipv: multipv.min(legal as usize),
+                    move_overhead_ms: 0,
+                    ..SearchOptions::default()
+                },
+            },
+            collector.clone(),
+        );
+        pool.wait();
+    }
+    let time_ms = start.elapsed().as_millis() as u64;
+    let s = match collector.state.lock() {
+        Ok(s) => s,
+        Err(p) => p.into_inner(),
+    };
+    let lines: Vec<&Line> = s.lines.iter().flatten().collect();
+    // With no legal move the game is over: mated (a mate in 0) or a draw.
+    let game_over = (legal == 0).then(|| {
+        if root.in_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        }
+    });
+    let score = match (lines.first(), game_over) {
+        (Some(l), _) => l.score,
+        (None, Some("checkmate")) => -crate::search::MATE,
+        _ => 0,
+    };
+    let nps = s.nodes * 1000 / time_ms.max(1);
+    let uci = |m: Move| m.uci(false).to_string();
+
+    if args.flag("--json") {
+        let line_json = |i: usize, l: &Line| {
+            Json::Object(vec![
+                ("multipv", Json::uint(i as u64 + 1)),
+                ("score", score_json(l.score)),
+                ("bound", Json::str(bound_name(l.bound))),
+                ("wdl", wdl_json(l.score)),
+                ("depth", Json::Int(l.depth.into())),
+                ("seldepth", Json::Int(l.seldepth.into())),
+                ("pv", Json::strings(l.pv.iter().map(|&m| uci(m)))),
+                (
+                    "pv_san",
+                    Json::strings(crate::epd::Epd::san_line(&root, &l.pv)),
+                ),
+            ])
+        };
+        let main = lines.first();
+        let obj = Json::Object(vec![
+            ("fen", Json::str(root.fen())),
+            ("bestmove", Json::opt(s.best, |m| Json::str(uci(m)))),
+            (
+                "bestmove_san",
+                Json::opt(s.best, |m| Json::str(root.san(m))),
+            ),
+            ("ponder", Json::opt(s.ponder, |m| Json::str(uci(m)))),
+            ("score", score_json(score)),
+            ("wdl", wdl_json(score)),
+            ("depth", Json::Int(main.map_or(0, |l| l.depth).into())),
+            ("seldepth", Json::Int(main.map_or(0, |l| l.seldepth).into())),
+            ("nodes", Json::uint(s.nodes)),
+            ("time_ms", Json::uint(time_ms)),
+            ("nps", Json::uint(nps)),
+            (
+                "pv",
+                Json::strings(main.map_or(&[][..], |l| &l.pv[..]).iter().map(|&m| uci(m))),
+            ),
+            (
+                "pv_san",
+                Json::strings(crate::epd::Epd::san_line(
+                    &root,
+                    main.map_or(&[][..], |l| &l.pv[..]),
+                )),
+            ),
+            (
+                "lines",
+                Json::Array(
+                    lines
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| line_json(i, l))
+                        .collect(),
+                ),
+            ),
+            ("game_over", Json::opt(game_over, Json::str)),
+        ]);
+        println!("{obj}");
+        return Ok(());
+    }
+
+    println!("fen       {}", root.fen());
+    match (s.best, game_over) {
+        (Some(m), _) => println!("bestmove  {} ({})", uci(m), root.san(m)),
+        (None, Some(why)) => println!("bestmove  (none): {why}"),
+        (None, None) => println!("bestmove  (none)"),
+    }
+    let (w, d, l) = wdl(score);
+    println!(
+        "score     {}  wdl {w} {d} {l}  (win/draw/loss per mille, side to move)",
+        score_text(score)
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let bound = match line.bound {
+            ScoreBound::Exact => String::new(),
+            b => format!(" {}", bound_name(b)),
+        };
+        println!(
+            "line {:<4} {}{bound}  depth {}/{}",
+            i + 1,
+            score_text(line.score),
+            line.depth,
+            line.seldepth
+        );
+        let pv: Vec<String> = line.pv.iter().map(|&m| uci(m)).collect();
+        println!("  pv      {}", pv.join(" "));
+        println!("  san     {}", numbered_san(&root, &line.pv));
+    }
+    println!(
+        "nodes     {}  time {time_ms} ms  nps {nps}  hashfull {}",
+        s.nodes, s.hashfull
+    );
+    Ok(())
+}

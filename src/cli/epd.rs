@@ -1,0 +1,369 @@
+//! `forsyth epd FILE`: run a test suite; `forsyth epd --write`: search a
+//! position and print it as EPD with the search's `bm`, `ce`, `acd`, `pv`.
+//!
+//! Results go to stdout (one line per position, then a summary), progress
+//! to stderr, so that `forsyth epd wac.epd > result.txt` keeps a clean log.
+
+use super::json::Json;
+use super::{Args, Arity, SEARCH_OPTIONS, interrupt, read_fen};
+use crate::chess::Move;
+use crate::epd::runner::{Budget, Expectation, Outcome, Runner};
+use crate::epd::{Epd, Operand, Operation};
+use crate::search::{MATE, mate_in};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Without a limit, what test suites are usually run at.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// The exit status after Ctrl-C, as shells report a SIGINT death.
+pub const INTERRUPTED_STATUS: u8 = 130;
+
+const OPTIONS: &[(&str, Arity)] = &[
+    ("--json", Arity::One),
+    ("--write", Arity::Flag),
+    ("--fen", Arity::Many),
+];
+
+/// What `forsyth epd` ended with, for `main` to choose the exit status.
+pub enum Finish {
+    Done,
+    Interrupted,
+}
+
+pub fn run(args: &[String]) -> Result<Finish, String> {
+    let args = Args::parse(args, &[OPTIONS, SEARCH_OPTIONS])?;
+    if args.flag("--write") {
+        return write(&args).map(|()| Finish::Done);
+    }
+    let [file] = args.positional.as_slice() else {
+        return Err("epd needs one suite file (or --write --fen FEN)".into());
+    };
+    let budget = args
+        .budget()?
+        .unwrap_or(Budget::MoveTime(DEFAULT_MOVETIME_MS));
+    let (threads, hash) = args.threads_hash()?;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let suite = read_suite(file, &text);
+    if suite.is_empty() {
+        return Err(format!("{file}: no position with bm, am or dm to test"));
+    }
+    let mut runner = Runner::new(budget, threads, hash)?;
+    let flag = interrupt::install();
+    let results = run_suite(&mut runner, &suite, budget, flag);
+    let interrupted = results.len() < suite.len();
+    print_summary(&suite, &results, interrupted);
+    if let Some(path) = args.one::<String>("--json")? {
+        let doc = json_report(file, budget, threads, hash, &suite, &results, interrupted);
+        std::fs::write(&path, format!("{doc}\n")).map_err(|e| format!("{path}: {e}"))?;
+    }
+    Ok(if interrupted {
+        Finish::Interrupted
+    } else {
+        Finish::Done
+    })
+}
+
+/// One position of a suite, with what it asks for.
+struct Case {
+    line: usize,
+    id: String,
+    epd: Epd,
+    expect: Expectation,
+}
+
+/// The testable records of a file. Malformed lines are reported on stderr
+/// with their line number and skipped; comments (`#`) and blank lines are
+/// passed over, and records with nothing to check are counted and skipped.
+fn read_suite(file: &str, text: &str) -> Vec<Case> {
+    let mut cases = Vec::new();
+    let mut untestable = 0;
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        match Epd::parse(trimmed) {
+            Err(e) => eprintln!("{file}:{n}: {e}; line skipped"),
+            Ok(epd) => match Expectation::of(&epd) {
+                None => untestable += 1,
+                Some(expect) => cases.push(Case {
+                    line: n,
+                    id: epd.id().unwrap_or_else(|| format!("line {n}")),
+                    epd,
+                    expect,
+                }),
+            },
+        }
+    }
+    if untestable > 0 {
+        eprintln!("{file}: {untestable} records without bm, am or dm skipped");
+    }
+    cases
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+fn run_suite(
+    runner: &mut Runner,
+    suite: &[Case],
+    budget: Budget,
+    flag: &AtomicBool,
+) -> Vec<Outcome> {
+    let tty = std::io::stderr().is_terminal();
+    let start = Instant::now();
+    let mut results: Vec<Outcome> = Vec::new();
+    let mut solved = 0;
+    for (k, case) in suite.iter().enumerate() {
+        progress(tty, k, suite.len(), solved, start.elapsed(), budget);
+        let Some(outcome) = runner.run(&case.epd, &case.expect, flag) else {
+            break;
+        };
+        solved += usize::from(outcome.solved);
+        if tty {
+            // Clear the progress line before the result takes its place.
+            eprint!("\r\x1b[K");
+        }
+        println!("{}", result_line(k + 1, suite.len(), case, &outcome));
+        results.push(outcome);
+    }
+    if tty {
+        eprint!("\r\x1b[K");
+    }
+    let _ = std::io::stdout().flush();
+    results
+}
+
+/// `position k of n, solved so far, time left` on stderr: rewritten in
+/// place on a terminal, one line per position otherwise.
+fn progress(tty: bool, done: usize, total: usize, solved: usize, spent: Duration, budget: Budget) {
+    let left = total - done;
+    // With a fixed time the estimate is exact; otherwise extrapolate.
+    let eta = match budget {
+        Budget::MoveTime(ms) => Some(ms as f64 / 1000.0 * left as f64),
+        _ if done > 0 => Some(secs(spent) / done as f64 * left as f64),
+        _ => None,
+    };
+    let eta = eta.map_or("?".to_string(), |s| format!("{s:.0} s"));
+    let text = format!(
+        "position {} of {total}, solved {solved}/{done}, about {eta} left",
+        done + 1
+    );
+    if tty {
+        eprint!("\r\x1b[K{text}");
+    } else {
+        eprintln!("{text}");
+    }
+}
+
+fn score_text(score: i32) -> String {
+    match mate_in(score) {
+        Some(m) => format!("mate {m}"),
+        None => format!("cp {score}"),
+    }
+}
+
+fn result_line(k: usize, n: usize, case: &Case, o: &Outcome) -> String {
+    let pos = &case.epd.position;
+    let played = o.played.map_or("(none)".to_string(), |m| pos.san(m));
+    let verdict = if o.solved { "ok  " } else { "FAIL" };
+    let when = o
+        .time_to_solution
+        .map_or(String::new(), |t| format!(" found {:.2} s", secs(t)));
+    format!(
+        "{k:>4}/{n} {:<12} {verdict} {played:<8} ({})  {} depth {} time {:.2} s{when}",
+        case.id,
+        case.expect.describe(pos),
+        score_text(o.score),
+        o.depth,
+        secs(o.time)
+    )
+}
+
+fn print_summary(suite: &[Case], results: &[Outcome], interrupted: bool) {
+    let solved = results.iter().filter(|o| o.solved).count();
+    let failed: Vec<&str> = suite
+        .iter()
+        .zip(results)
+        .filter(|(_, o)| !o.solved)
+        .map(|(c, _)| c.id.as_str())
+        .collect();
+    if interrupted {
+        println!(
+            "interrupted: {} of {} positions searched",
+            results.len(),
+            suite.len()
+        );
+    }
+    let pct = 100.0 * solved as f64 / results.len().max(1) as f64;
+    println!("solved {solved}/{} ({pct:.1}%)", results.len());
+    println!(
+        "failed: {}",
+        if failed.is_empty() {
+            "(none)".to_string()
+        } else {
+            failed.join(" ")
+        }
+    );
+    match average_time_to_solution(results) {
+        Some(t) => println!("average time to solution: {t:.3} s"),
+        None => println!("average time to solution: - (nothing solved)"),
+    }
+}
+
+fn average_time_to_solution(results: &[Outcome]) -> Option<f64> {
+    let times: Vec<f64> = results
+        .iter()
+        .filter_map(|o| o.time_to_solution.map(secs))
+        .collect();
+    (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
+}
+
+fn budget_json(budget: Budget) -> Json {
+    let (name, value) = match budget {
+        Budget::MoveTime(ms) => ("movetime_ms", ms),
+        Budget::Depth(d) => ("depth", u64::from(d)),
+        Budget::Nodes(n) => ("nodes", n),
+    };
+    Json::Object(vec![(name, Json::uint(value))])
+}
+
+fn json_report(
+    file: &str,
+    budget: Budget,
+    threads: usize,
+    hash: usize,
+    suite: &[Case],
+    results: &[Outcome],
+    interrupted: bool,
+) -> Json {
+    let sans = |pos: &crate::chess::Position, moves: &[Move]| {
+        Json::strings(moves.iter().map(|&m| pos.san(m)))
+    };
+    let positions = suite
+        .iter()
+        .zip(results)
+        .map(|(c, o)| {
+            let pos = &c.epd.position;
+            Json::Object(vec![
+                ("line", Json::uint(c.line as u64)),
+                ("id", Json::str(c.id.as_str())),
+                ("fen", Json::str(pos.fen())),
+                ("bm", sans(pos, &c.expect.bm)),
+                ("am", sans(pos, &c.expect.am)),
+                ("dm", Json::opt(c.expect.dm, Json::Int)),
+                ("played", Json::opt(o.played, |m| Json::str(pos.san(m)))),
+                (
+                    "played_uci",
+                    Json::opt(o.played, |m| Json::str(m.uci(false).to_string())),
+                ),
+                ("solved", Json::Bool(o.solved)),
+                (
+                    "time_to_solution_ms",
+                    Json::opt(o.time_to_solution, |t| Json::uint(t.as_millis() as u64)),
+                ),
+                ("time_ms", Json::uint(o.time.as_millis() as u64)),
+                ("depth", Json::Int(o.depth.into())),
+                ("nodes", Json::uint(o.nodes)),
+                ("score", Json::str(score_text(o.score))),
+                ("pv", Json::strings(Epd::san_line(pos, &o.pv))),
+            ])
+        })
+        .collect();
+    let solved = results.iter().filter(|o| o.solved).count();
+    let failed = suite
+        .iter()
+        .zip(results)
+        .filter(|(_, o)| !o.solved)
+        .map(|(c, _)| c.id.clone());
+    Json::Object(vec![
+        ("file", Json::str(file)),
+        ("limit", budget_json(budget)),
+        ("threads", Json::uint(threads as u64)),
+        ("hash_mb", Json::uint(hash as u64)),
+        ("positions_in_suite", Json::uint(suite.len() as u64)),
+        ("searched", Json::uint(results.len() as u64)),
+        ("solved", Json::uint(solved as u64)),
+        ("failed", Json::strings(failed)),
+        (
+            "average_time_to_solution_ms",
+            Json::opt(average_time_to_solution(results), |s| {
+                Json::Float(s * 1000.0)
+            }),
+        ),
+        ("interrupted", Json::Bool(interrupted)),
+        ("results", Json::Array(positions)),
+    ])
+}
+
+/// EPD's `ce` for a mate is 32767 less the distance in plies (negative
+/// when being mated), the convention EPD tools share.
+fn epd_ce(score: i32) -> i64 {
+    const EPD_MATE: i64 = 32767;
+    match mate_in(score) {
+        Some(_) => {
+            let plies = i64::from(MATE - score.abs());
+            (EPD_MATE - plies) * i64::from(score.signum())
+        }
+        None => score.into(),
+    }
+}
+
+/// `forsyth epd --write [--fen FEN]`: the position with the search's
+/// `acd`, `acn`, `acs`, `bm`, `ce`, `dm` (when a mate is found), `pv`,
+/// and the counters as `hmvc` and `fmvn`.
+fn write(args: &Args) -> Result<(), String> {
+    let pos = match args.many("--fen") {
+        Some(words) => read_fen(words)?,
+        None => crate::chess::Position::startpos(),
+    };
+    let budget = args
+        .budget()?
+        .unwrap_or(Budget::Depth(super::analyse::DEFAULT_DEPTH));
+    let (threads, hash) = args.threads_hash()?;
+    let mut epd = Epd::from_position(pos.clone());
+    let int = |opcode: &str, n: i64| Operation {
+        opcode: opcode.to_string(),
+        operands: vec![Operand::Int(n)],
+    };
+    if pos.count_legal() > 0 {
+        let mut runner = Runner::new(budget, threads, hash)?;
+        let never = AtomicBool::new(false);
+        // Nothing to check: an empty expectation is met by any move.
+        let outcome = runner
+            .run(&epd, &Expectation::default(), &never)
+            .ok_or("the search was interrupted")?;
+        epd.set(int("acd", outcome.depth.into()));
+        epd.set(int("acn", i64::try_from(outcome.nodes).unwrap_or(i64::MAX)));
+        epd.set(int("acs", outcome.time.as_secs() as i64));
+        if let Some(m) = outcome.played {
+            epd.set(Operation {
+                opcode: "bm".into(),
+                operands: vec![Operand::Move(m)],
+            });
+        }
+        epd.set(int("ce", epd_ce(outcome.score)));
+        if let Some(m) = mate_in(outcome.score).filter(|&m| m > 0) {
+            epd.set(int("dm", m.into()));
+        }
+        // The line starts with the move played (a helper thread's line
+        // may have won); keep the reported line only if it agrees.
+        let pv = if outcome.pv.first() == outcome.played.as_ref() {
+            outcome.pv.clone()
+        } else {
+            outcome.played.into_iter().collect()
+        };
+        epd.set(Operation {
+            opcode: "pv".into(),
+            operands: pv.into_iter().map(Operand::Move).collect(),
+        });
+    }
+    epd.set(int("hmvc", pos.halfmove_clock().into()));
+    epd.set(int("fmvn", pos.fullmove_number().into()));
+    println!("{epd}");
+    Ok(())
+}

@@ -1,0 +1,167 @@
+//! The command line for scripts: `analyse` (text and JSON), `fen check`,
+//! `fen show`, and their exit statuses.
+
+mod common;
+
+use common::json::{self, Value};
+use common::run_cli;
+
+/// Mate in two, only by Kf7 Kh7 Rh1# (Kg6 would stalemate). The search
+/// needs depth 14 to prove it today; 20 costs a few thousand nodes.
+const MATE_IN_2: &str = "7k/8/5K2/8/8/8/8/6R1 w - - 0 1";
+
+fn analyse_json(args: &[&str]) -> Value {
+    let mut all = vec!["analyse", "--json"];
+    all.extend_from_slice(args);
+    let r = run_cli(&all);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    assert_eq!(r.stdout.lines().count(), 1, "one JSON object: {r:?}");
+    json::parse(&r.stdout)
+}
+
+#[test]
+fn analyse_json_finds_a_forced_mate() {
+    let v = analyse_json(&["--fen", MATE_IN_2, "--depth", "20"]);
+    assert_eq!(v.get("fen").str(), MATE_IN_2);
+    assert_eq!(v.get("bestmove").str(), "f6f7");
+    assert_eq!(v.get("bestmove_san").str(), "Kf7");
+    assert_eq!(v.get("score").get("mate").num(), 2.0);
+    assert!(!v.get("score").has("cp"));
+    let wdl: Vec<f64> = v.get("wdl").arr().iter().map(Value::num).collect();
+    assert_eq!(wdl, [1000.0, 0.0, 0.0]);
+    assert!(v.get("depth").num() >= 3.0);
+    assert!(v.get("nodes").num() > 0.0);
+    assert!(v.get("time_ms").num() >= 0.0);
+    // Mate in two is three plies, ending in mate, in both notations.
+    let pv: Vec<&str> = v.get("pv").arr().iter().map(Value::str).collect();
+    let san: Vec<&str> = v.get("pv_san").arr().iter().map(Value::str).collect();
+    assert_eq!(pv.len(), 3, "{pv:?}");
+    assert_eq!(pv, ["f6f7", "h8h7", "g1h1"]);
+    assert_eq!(san, ["Kf7", "Kh7", "Rh1#"]);
+    let lines = v.get("lines").arr();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0].get("multipv").num(), 1.0);
+    assert_eq!(lines[0].get("bound").str(), "exact");
+    assert_eq!(lines[0].get("pv"), v.get("pv"));
+    assert_eq!(v.get("game_over"), &Value::Null);
+}
+
+#[test]
+fn analyse_json_multipv_moves_and_game_over() {
+    // Moves in UCI and SAN, then three lines from Black's side.
+    let v = analyse_json(&["--moves", "e2e4", "Nf6", "--depth", "5", "--multipv", "3"]);
+    assert!(
+        v.get("fen")
+            .str()
+            .starts_with("rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w")
+    );
+    let lines = v.get("lines").arr();
+    assert_eq!(lines.len(), 3);
+    let firsts: Vec<&str> = lines.iter().map(|l| l.get("pv").arr()[0].str()).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(firsts[0], v.get("bestmove").str());
+    assert!(v.get("score").has("cp"));
+    // Fool's mate: nothing to search, the side to move is mated.
+    let m = analyse_json(&["--moves", "f2f3", "e7e5", "g2g4", "Qh4#"]);
+    assert_eq!(m.get("bestmove"), &Value::Null);
+    assert_eq!(m.get("game_over").str(), "checkmate");
+    assert_eq!(m.get("score").get("mate").num(), 0.0);
+}
+
+#[test]
+fn analyse_prints_move_score_and_line_for_people() {
+    let r = run_cli(&["analyse", "--fen", MATE_IN_2, "--depth", "20"]);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    assert!(r.stdout.contains("bestmove  f6f7 (Kf7)"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("score     mate 2  wdl 1000 0 0"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("  pv      f6f7 h8h7 g1h1"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("  san     1. Kf7 Kh7 2. Rh1#"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("nodes"), "{}", r.stdout);
+}
+
+#[test]
+fn analyse_refuses_bad_input_with_status_2() {
+    let r = run_cli(&[
+        "analyse",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq -",
+    ]);
+    assert_eq!(r.status, Some(2));
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr.contains("bad FEN"), "{}", r.stderr);
+    assert!(r.stderr.contains("piece placement"), "{}", r.stderr);
+    assert!(r.stderr.contains("'X'"), "{}", r.stderr);
+    let r = run_cli(&["analyse", "--moves", "e2e4", "e2e4"]);
+    assert_eq!(r.status, Some(2));
+    assert!(
+        r.stderr.contains("bad move") && r.stderr.contains("e2e4"),
+        "{}",
+        r.stderr
+    );
+    let r = run_cli(&["analyse", "--depth", "3", "--nodes", "10"]);
+    assert_eq!(r.status, Some(2));
+    assert!(r.stderr.contains("only one of"), "{}", r.stderr);
+    let r = run_cli(&["analyse", "--depth"]);
+    assert_eq!(r.status, Some(2));
+    assert!(r.stderr.contains("--depth needs a value"), "{}", r.stderr);
+}
+
+#[test]
+fn fen_check_normalises_or_names_the_field() {
+    let r = run_cli(&[
+        "fen",
+        "check",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "KQkq",
+        "-",
+    ]);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"
+    );
+    // A dropped part is a warning, not an error.
+    let r = run_cli(&["fen", "check", "4k3/8/8/8/8/8/8/4K3 w K - 0 1"]);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    assert_eq!(r.stdout, "4k3/8/8/8/8/8/8/4K3 w - - 0 1\n");
+    assert!(
+        r.stderr.contains("warning: castling right 'K' dropped"),
+        "{}",
+        r.stderr
+    );
+    let r = run_cli(&["fen", "check", "4k3/8/8/8/8/8/8/4K3 x - - 0 1"]);
+    assert_eq!(r.status, Some(2));
+    assert!(r.stdout.is_empty());
+    assert!(r.stderr.contains("side to move field: 'x'"), "{}", r.stderr);
+    let r = run_cli(&["fen", "check", "4k3/8/8/8/8/8/8/4K3 w - - 0 z"]);
+    assert_eq!(r.status, Some(2));
+    assert!(r.stderr.contains("fullmove number field"), "{}", r.stderr);
+}
+
+#[test]
+fn fen_show_draws_the_board() {
+    let r = run_cli(&["fen", "show", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    assert!(r.stdout.contains("8 │ · · · · ♚ · · · │"), "{}", r.stdout);
+    assert!(r.stdout.contains("2 │ · · · · ♙ · · · │"), "{}", r.stdout);
+    assert!(r.stdout.contains("    a b c d e f g h"), "{}", r.stdout);
+    let r = run_cli(&["fen", "show", "--ascii", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    assert!(r.stdout.contains("1 | . . . . K . . . |"), "{}", r.stdout);
+    assert!(r.stdout.is_ascii());
+    let r = run_cli(&["fen", "draw", "4k3/8/8/8/8/8/4P3/4K3 w - -"]);
+    assert_eq!(r.status, Some(2));
+}
