@@ -15,8 +15,8 @@
 
 pub mod book;
 pub mod chess;
-pub mod datagen;
 pub mod cli;
+pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod search;

@@ -3,9 +3,9 @@
 use forsyth::book::build::{self, BuildOptions, Builder};
 use forsyth::book::{Book, polyglot};
 use forsyth::chess::Position;
-use forsyth::datagen;
 use forsyth::chess::perft;
 use forsyth::cli::{self, epd::Finish};
+use forsyth::datagen;
 use forsyth::epd::Epd;
 use forsyth::search::bench;
 use forsyth::uci::engine::{self, ENGINE_NAME};
