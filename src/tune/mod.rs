@@ -51,8 +51,8 @@ Usage:
                [--init current|material] [--threads N] [--limit N]
 
 Fits every evaluation parameter to the positions of `forsyth datagen` files
-(one tenth held out for validation) and writes PATH (default
-src/eval/values.rs). Defaults: 30 epochs, batches of 16384, learning rate
+(one tenth held out for validation, in runs of whole games) and writes PATH
+(default src/eval/values.rs). Defaults: 30 epochs, batches of 16384, learning rate
 0.5, lambda 1.0 (results only; 0 fits the search scores), 2 threads.";
 
 impl Options {
@@ -462,11 +462,13 @@ pub fn run(o: &Options) -> Result<Report, String> {
         data.linear.len() + data.danger.len(),
         start.elapsed().as_secs_f64()
     );
-    // Every tenth position (by a fixed hash of its index) is held out.
+    // One tenth is held out: runs of 1024 consecutive records chosen by
+    // a fixed hash. A game's positions are written together, so only the
+    // games at the ends of a run fall on both sides of the split.
     let mut train = Vec::new();
     let mut valid = Vec::new();
-    let mut h = 7u64;
     for i in 0..data.entries.len() {
+        let mut h = (i / 1024) as u64 ^ 0x5EED;
         if next_random(&mut h) % 10 == 0 {
             valid.push(i);
         } else {
