@@ -220,13 +220,13 @@ struct Collector {
 
 impl Reporter for Collector {
     fn iteration(&self, it: &Iteration) {
-        if it.multipv == 1 {
-            if let Ok(mut r) = self.result.lock() {
-                r.score = it.score;
-                r.depth = it.depth;
-                r.nodes = it.nodes;
-                r.pv = it.pv.to_vec();
-            }
+        if it.multipv == 1
+            && let Ok(mut r) = self.result.lock()
+        {
+            r.score = it.score;
+            r.depth = it.depth;
+            r.nodes = it.nodes;
+            r.pv = it.pv.to_vec();
         }
     }
 

@@ -253,15 +253,17 @@ impl Worker {
             if self.is_main() {
                 let best = self.root_moves[0].score;
                 // A proven mate within the asked distance ends `go mate`.
-                if let Some(n) = limits.mate {
-                    if best >= MATE_BOUND && MATE - best <= 2 * n as i32 {
-                        break;
-                    }
+                if let Some(n) = limits.mate
+                    && best >= MATE_BOUND
+                    && MATE - best <= 2 * n as i32
+                {
+                    break;
                 }
-                if let Some(tm) = &self.time {
-                    if !self.shared().pondering.load(Ordering::Relaxed) && tm.soft_exceeded(1.0) {
-                        break;
-                    }
+                if let Some(tm) = &self.time
+                    && !self.shared().pondering.load(Ordering::Relaxed)
+                    && tm.soft_exceeded(1.0)
+                {
+                    break;
                 }
             }
         }
@@ -468,10 +470,12 @@ impl Worker {
         let key = pos.key();
         let tt = self.shared().tt.probe(key, ply);
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
-        if let Some(h) = tt {
-            if !PV && h.depth >= depth && bound_cuts(h.bound, h.score, alpha, beta) {
-                return h.score;
-            }
+        if let Some(h) = tt
+            && !PV
+            && h.depth >= depth
+            && bound_cuts(h.bound, h.score, alpha, beta)
+        {
+            return h.score;
         }
 
         // Internal iterative reduction.
@@ -492,18 +496,17 @@ impl Worker {
             }
         };
         let mut eval = raw_eval;
-        if let Some(h) = tt {
-            if !in_check
-                && h.score.abs() < MATE_BOUND
-                && match h.bound {
-                    Bound::Lower => h.score > eval,
-                    Bound::Upper => h.score < eval,
-                    Bound::Exact => true,
-                    Bound::None => false,
-                }
-            {
-                eval = h.score;
+        if let Some(h) = tt
+            && !in_check
+            && h.score.abs() < MATE_BOUND
+            && match h.bound {
+                Bound::Lower => h.score > eval,
+                Bound::Upper => h.score < eval,
+                Bound::Exact => true,
+                Bound::None => false,
             }
+        {
+            eval = h.score;
         }
         self.evals[ply] = raw_eval;
         // Improving: our position got better since our last move, so
@@ -773,10 +776,11 @@ impl Worker {
         let key = pos.key();
         let tt = self.shared().tt.probe(key, ply);
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
-        if let Some(h) = tt {
-            if !PV && bound_cuts(h.bound, h.score, alpha, beta) {
-                return h.score;
-            }
+        if let Some(h) = tt
+            && !PV
+            && bound_cuts(h.bound, h.score, alpha, beta)
+        {
+            return h.score;
         }
 
         // Stand pat: the side to move can usually do at least as well as now.

@@ -467,7 +467,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let mut valid = Vec::new();
     let mut h = 7u64;
     for i in 0..data.entries.len() {
-        if next_random(&mut h) % 10 == 0 {
+        if next_random(&mut h).is_multiple_of(10) {
             valid.push(i);
         } else {
             train.push(i);
