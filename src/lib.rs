@@ -9,6 +9,7 @@
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
+//! - [`tablebase`]: Syzygy endgame tablebases (probing, ranking root moves).
 //! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
 
 pub mod book;
@@ -16,5 +17,6 @@ pub mod chess;
 pub mod datagen;
 pub mod eval;
 pub mod search;
+pub mod tablebase;
 pub mod tune;
 pub mod uci;
