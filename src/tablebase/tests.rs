@@ -223,3 +223,174 @@ fn without_dtz_tables_the_root_is_ranked_by_wdl() {
     // Tables are opened when first probed, so the files stay until now.
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Search tests: the tables in the shared search state.
+mod search {
+    use super::*;
+    use crate::search::{Job, Limits, MATE_BOUND, SearchOptions, SearchPool, SearchResult, TB_WIN};
+    use std::sync::Arc;
+
+    fn shared_tables() -> Arc<Tablebases> {
+        let (tb, errors) = Tablebases::load(TABLES);
+        assert!(errors.is_empty(), "{errors:?}");
+        Arc::new(tb)
+    }
+
+    fn search(
+        pool: &mut SearchPool,
+        p: &Position,
+        history: &[u64],
+        nodes: u64,
+        searchmoves: Vec<Move>,
+    ) -> SearchResult {
+        pool.search(Job {
+            root: p.clone(),
+            history: history.to_vec(),
+            limits: Limits {
+                nodes: Some(nodes),
+                searchmoves,
+                ..Limits::default()
+            },
+            options: SearchOptions::default(),
+        })
+    }
+
+    /// Plays the engine against itself from `fen` at `nodes` per move
+    /// until the game ends; returns the final position and the plies.
+    fn self_play(fen: &str, nodes: u64) -> (Position, usize) {
+        let mut pool = SearchPool::new(16, 1).unwrap();
+        pool.set_tablebases(Some(shared_tables()));
+        let mut p = pos(fen);
+        let mut history = Vec::new();
+        for ply in 0..200 {
+            if p.count_legal() == 0 || p.halfmove_clock() >= 100 {
+                return (p, ply);
+            }
+            let r = search(&mut pool, &p, &history, nodes, Vec::new());
+            let m = r.best.expect("a move");
+            history.push(p.key());
+            p.play(m);
+        }
+        (p, 200)
+    }
+
+    fn converts_to_mate(fen: &str) {
+        let nodes = 20_000;
+        // Without the tables the mate is beyond the search at this budget.
+        let mut plain = SearchPool::new(16, 1).unwrap();
+        let r = search(&mut plain, &pos(fen), &[], nodes, Vec::new());
+        assert!(
+            r.score < MATE_BOUND,
+            "the search alone sees mate: {}",
+            r.score
+        );
+
+        let (end, plies) = self_play(fen, nodes);
+        assert!(
+            end.in_check() && end.count_legal() == 0,
+            "no mate: {}",
+            end.fen()
+        );
+        // White mated Black, before the fifty-move rule could end the game.
+        assert_eq!(end.side_to_move(), Color::Black, "{}", end.fen());
+        assert!(plies < 100, "{plies} plies");
+    }
+
+    #[test]
+    fn kqvk_is_converted_to_mate() {
+        converts_to_mate("8/8/8/3k4/8/8/8/4K1Q1 w - - 0 1");
+    }
+
+    #[test]
+    fn krvk_is_converted_to_mate() {
+        converts_to_mate("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+    }
+
+    #[test]
+    fn the_root_of_a_tablebase_win_scores_a_tb_win() {
+        let mut pool = SearchPool::new(16, 1).unwrap();
+        pool.set_tablebases(Some(shared_tables()));
+        let p = pos("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+        let r = search(&mut pool, &p, &[], 5_000, Vec::new());
+        assert_eq!(r.score, TB_WIN);
+        // The defender sees the loss.
+        let p = pos("8/8/8/4k3/8/8/8/R3K3 b - - 0 1");
+        let r = search(&mut pool, &p, &[], 5_000, Vec::new());
+        assert_eq!(r.score, -TB_WIN);
+    }
+
+    #[test]
+    fn a_drawn_ending_is_kept_drawn() {
+        // KRvKR: several moves drop the rook (Rh2, Rd1...); the tables
+        // leave only the drawing ones, and the score says draw.
+        let p = pos("8/8/3k4/8/8/3K4/3R4/7r w - - 0 1");
+        let tb = shared_tables();
+        let ranking = tb.rank_root(&p, &moves(&p), true).unwrap();
+        let mut pool = SearchPool::new(16, 1).unwrap();
+        pool.set_tablebases(Some(tb));
+        let r = search(&mut pool, &p, &[], 20_000, Vec::new());
+        assert_eq!(r.score, 0);
+        let best = r.best.unwrap();
+        assert_eq!(
+            ranking.get(best).map(|m| m.wdl),
+            Some(Wdl::Draw),
+            "{}",
+            uci(best)
+        );
+
+        // Asked to choose among losing moves only, it still plays one of them.
+        let losing: Vec<Move> = ranking
+            .moves
+            .iter()
+            .filter(|m| m.wdl == Wdl::Loss)
+            .map(|m| m.mv)
+            .collect();
+        assert!(!losing.is_empty());
+        let r = search(&mut pool, &p, &[], 5_000, losing.clone());
+        assert!(losing.contains(&r.best.unwrap()));
+        assert!(r.score == -TB_WIN || r.score <= -MATE_BOUND, "{}", r.score);
+    }
+
+    #[test]
+    fn the_search_probes_after_captures() {
+        // Five pieces, beyond the tables: the root is not probed, but Rxe5
+        // leaves KRNvK, which is, and the score says the win.
+        let p = pos("8/8/8/4r3/8/2k5/4R3/4K2N w - - 0 1");
+        let mut pool = SearchPool::new(16, 1).unwrap();
+        pool.set_tablebases(Some(shared_tables()));
+        let collector = Arc::new(Hits::default());
+        pool.start(
+            Job {
+                root: p,
+                history: Vec::new(),
+                limits: Limits {
+                    depth: Some(6),
+                    ..Limits::default()
+                },
+                options: SearchOptions::default(),
+            },
+            collector.clone(),
+        );
+        pool.wait();
+        let last = collector.last.lock().unwrap().clone();
+        assert!(last.0 > 0, "no tablebase hits");
+        assert_eq!(last.1, "e2e5");
+        assert!(last.2 >= TB_WIN - MAX_PLY_I32, "{}", last.2);
+    }
+
+    const MAX_PLY_I32: i32 = crate::search::MAX_PLY as i32;
+
+    /// Keeps the tbhits, first move and score of the last iteration.
+    #[derive(Default)]
+    struct Hits {
+        last: std::sync::Mutex<(u64, String, i32)>,
+    }
+
+    impl crate::search::Reporter for Hits {
+        fn iteration(&self, it: &crate::search::Iteration) {
+            let first = it.pv.first().map(|m| uci(*m)).unwrap_or_default();
+            *self.last.lock().unwrap() = (it.tbhits, first, it.score);
+        }
+        fn best_move(&self, _best: Option<Move>, _ponder: Option<Move>) {}
+    }
+}
