@@ -9,6 +9,7 @@
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
+//! - [`tablebase`]: Syzygy endgame tablebases (probing, ranking root moves).
 //! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
 //! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
 //! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
@@ -20,5 +21,6 @@ pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod search;
+pub mod tablebase;
 pub mod tune;
 pub mod uci;

@@ -41,6 +41,10 @@ def check_options(engine):
         "BookFile": ("string", "<empty>", None, None),
         "Book Depth": ("spin", 40, 0, 1000),
         "Book Variety": ("spin", 50, 0, 100),
+        "SyzygyPath": ("string", "<empty>", None, None),
+        "SyzygyProbeDepth": ("spin", 1, 1, 100),
+        "Syzygy50MoveRule": ("check", True, None, None),
+        "SyzygyProbeLimit": ("spin", 7, 0, 7),
     }
     check(set(opts) == set(expected), f"options are {sorted(expected)}")
     for name, (kind, default, lo, hi) in expected.items():

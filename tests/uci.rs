@@ -97,6 +97,10 @@ fn handshake_lists_every_option() {
         "option name BookFile type string default <empty>".to_owned(),
         "option name Book Depth type spin default 40 min 0 max 1000".to_owned(),
         "option name Book Variety type spin default 50 min 0 max 100".to_owned(),
+        "option name SyzygyPath type string default <empty>".to_owned(),
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_owned(),
+        "option name Syzygy50MoveRule type check default true".to_owned(),
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_owned(),
         "uciok".to_owned(),
     ];
     assert_eq!(lines, expected);

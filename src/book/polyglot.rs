@@ -343,7 +343,7 @@ fn check_size(name: &str, bytes: u64) -> Result<u64, BookError> {
             file: name.to_string(),
         });
     }
-    if bytes % ENTRY_SIZE as u64 != 0 {
+    if !bytes.is_multiple_of(ENTRY_SIZE as u64) {
         return Err(BookError::BadSize {
             file: name.to_string(),
             bytes,

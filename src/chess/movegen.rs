@@ -206,10 +206,10 @@ impl Position {
         if checkers.several() {
             return false;
         }
-        if let Some(c) = checkers.single() {
-            if !attacks::between(ksq, c).with(c).has(to) {
-                return false;
-            }
+        if let Some(c) = checkers.single()
+            && !attacks::between(ksq, c).with(c).has(to)
+        {
+            return false;
         }
         !attacks::line(ksq, from).any()
             || !self.pinned(us).has(from)
@@ -429,13 +429,13 @@ impl Position {
             }
 
             // En passant: only when the position knows a capture is legal.
-            if self.ep_in_key {
-                if let Some(ep) = self.ep_square() {
-                    let victim = ep.offset(them.forward());
-                    for from in attacks::pawn(them, ep) & pawns {
-                        if self.ep_is_safe(from, ep, victim) {
-                            sink.push(Move::new(from, ep, MoveKind::EnPassant));
-                        }
+            if self.ep_in_key
+                && let Some(ep) = self.ep_square()
+            {
+                let victim = ep.offset(them.forward());
+                for from in attacks::pawn(them, ep) & pawns {
+                    if self.ep_is_safe(from, ep, victim) {
+                        sink.push(Move::new(from, ep, MoveKind::EnPassant));
                     }
                 }
             }
@@ -461,10 +461,10 @@ impl Position {
         let us = self.side_to_move();
         let ksq = self.king_square(us);
         for kingside in [true, false] {
-            if let Some(rook) = self.castling_rook(us, kingside) {
-                if self.castling_allowed(ksq, rook) {
-                    sink.push(Move::new(ksq, rook, MoveKind::Castling));
-                }
+            if let Some(rook) = self.castling_rook(us, kingside)
+                && self.castling_allowed(ksq, rook)
+            {
+                sink.push(Move::new(ksq, rook, MoveKind::Castling));
             }
         }
     }

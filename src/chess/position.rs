@@ -342,21 +342,21 @@ impl Position {
         self.checkers =
             self.attackers_to(self.king_square(them), self.occupied()) & self.by_color[us.index()];
         // The en-passant capturability test needs the new side to move and checkers.
-        if let Some(ep) = self.ep {
-            if self.ep_capture_possible(ep) {
-                self.ep_in_key = true;
-                self.key ^= zobrist::en_passant(ep.file());
-            }
+        if let Some(ep) = self.ep
+            && self.ep_capture_possible(ep)
+        {
+            self.ep_in_key = true;
+            self.key ^= zobrist::en_passant(ep.file());
         }
     }
 
     /// Forgets the en-passant square (and takes it out of the key).
     #[inline(always)]
     fn clear_ep(&mut self) {
-        if self.ep_in_key {
-            if let Some(ep) = self.ep {
-                self.key ^= zobrist::en_passant(ep.file());
-            }
+        if self.ep_in_key
+            && let Some(ep) = self.ep
+        {
+            self.key ^= zobrist::en_passant(ep.file());
         }
         self.ep = None;
         self.ep_in_key = false;
@@ -424,10 +424,10 @@ impl Position {
         if self.side == Color::Black {
             key ^= zobrist::side();
         }
-        if let Some(ep) = self.ep {
-            if self.ep_capture_possible(ep) {
-                key ^= zobrist::en_passant(ep.file());
-            }
+        if let Some(ep) = self.ep
+            && self.ep_capture_possible(ep)
+        {
+            key ^= zobrist::en_passant(ep.file());
         }
         (key, pawn_key)
     }

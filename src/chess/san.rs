@@ -146,11 +146,11 @@ impl Position {
         let mut prefix = &chars[..chars.len() - 2];
 
         let mut kind = PieceType::Pawn;
-        if let Some(&c) = prefix.first() {
-            if "NBRQKP".contains(c) {
-                kind = PieceType::from_letter(c).ok_or_else(syntax)?;
-                prefix = &prefix[1..];
-            }
+        if let Some(&c) = prefix.first()
+            && "NBRQKP".contains(c)
+        {
+            kind = PieceType::from_letter(c).ok_or_else(syntax)?;
+            prefix = &prefix[1..];
         }
         let mut from_file = None;
         let mut from_rank = None;

@@ -49,10 +49,10 @@ pub fn probe(pos: &Position) -> Entry {
     let key = pos.pawn_key() ^ 1;
     let slot = (key as usize) & (ENTRIES - 1);
     let cached = TABLE.with(|t| t.borrow().get(slot).copied());
-    if let Some(e) = cached {
-        if e.key == key {
-            return e;
-        }
+    if let Some(e) = cached
+        && e.key == key
+    {
+        return e;
     }
     let mut scorer = PawnScorer::default();
     let passed = features(pos, &mut scorer);

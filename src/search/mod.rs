@@ -15,6 +15,7 @@ pub mod tt;
 pub mod worker;
 
 use crate::chess::{Move, Position};
+use crate::tablebase::Wdl;
 pub use pool::SearchPool;
 pub use time::Clock;
 
@@ -26,6 +27,21 @@ pub const INFINITE: i32 = 32_001;
 pub const MATE: i32 = 32_000;
 /// Scores at or beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// A win the tablebases prove, at the root; `TB_WIN - ply` deeper. Below
+/// every mate score (a mate found is better than a win known), above any
+/// evaluation.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+
+/// The score of a tablebase result `ply` plies from the root. Cursed wins
+/// and blessed losses are draws here: the caller applies the fifty-move
+/// rule first when it counts.
+pub fn tb_score(wdl: Wdl, ply: usize) -> i32 {
+    match wdl {
+        Wdl::Win => TB_WIN - ply as i32,
+        Wdl::Loss => -TB_WIN + ply as i32,
+        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 0,
+    }
+}
 
 /// What `go` asks for, beyond the clock.
 #[derive(Clone, Debug, Default)]
@@ -48,6 +64,29 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     /// Report `currmove` lines after this long.
     pub currmove_after_ms: u64,
+    pub syzygy: SyzygyOptions,
+}
+
+/// How the search uses the tablebases (the tables are the pool's).
+#[derive(Copy, Clone, Debug)]
+pub struct SyzygyOptions {
+    /// Probe inside the tree only at this depth or more (`SyzygyProbeDepth`).
+    pub probe_depth: i32,
+    /// Probe only positions with at most this many pieces (`SyzygyProbeLimit`).
+    pub probe_limit: usize,
+    /// Count a win that the fifty-move rule frustrates as a draw
+    /// (`Syzygy50MoveRule`).
+    pub rule50: bool,
+}
+
+impl Default for SyzygyOptions {
+    fn default() -> Self {
+        SyzygyOptions {
+            probe_depth: 1,
+            probe_limit: 7,
+            rule50: true,
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -56,6 +95,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead_ms: 20,
             currmove_after_ms: 3000,
+            syzygy: SyzygyOptions::default(),
         }
     }
 }
@@ -90,6 +130,11 @@ pub struct Iteration<'a> {
     pub nodes: u64,
     pub time_ms: u64,
     pub hashfull: u32,
+    /// Tablebase probes so far (root moves ranked, positions probed).
+    pub tbhits: u64,
+    /// The tables' result for this line's first move when the root is in
+    /// them (the fifty-move rule applied when it counts).
+    pub tb_wdl: Option<Wdl>,
     pub pv: &'a [Move],
 }
 

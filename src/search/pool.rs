@@ -9,8 +9,9 @@ use super::tt::TranspositionTable;
 use super::worker::{PaddedCounter, Shared, ThreadResult, Worker};
 use super::{Iteration, Job, Reporter, SearchResult};
 use crate::chess::Move;
+use crate::tablebase::{RootRanking, Tablebases, Wdl};
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -42,6 +43,8 @@ pub struct SearchPool {
     finished_rx: Receiver<()>,
     finished_tx: Sender<()>,
     searching: bool,
+    /// Syzygy tables, loaded by the UCI thread; read-only while searching.
+    tb: Option<Arc<Tablebases>>,
 }
 
 impl SearchPool {
@@ -55,6 +58,7 @@ impl SearchPool {
             finished_rx,
             finished_tx,
             searching: false,
+            tb: None,
         };
         pool.set_threads(threads)?;
         Ok(pool)
@@ -118,6 +122,12 @@ impl SearchPool {
         Ok(())
     }
 
+    /// The tables later searches use (`None`: none). A running search keeps
+    /// the ones it started with.
+    pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
+        self.tb = tb;
+    }
+
     /// Empties the hash table and every thread's histories (`ucinewgame`).
     pub fn clear(&mut self) {
         self.stop();
@@ -135,6 +145,8 @@ impl SearchPool {
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(job.limits.ponder, Ordering::SeqCst);
         self.tt.new_search();
+        let (tb_root, tb_pieces) = tablebase_setup(self.tb.as_deref(), &job);
+        let tbhits = tb_root.as_ref().map_or(0, |r| r.moves.len() as u64);
         let shared = Arc::new(Shared {
             job,
             tt: Arc::clone(&self.tt),
@@ -145,6 +157,10 @@ impl SearchPool {
                 .collect(),
             reporter,
             start: Instant::now(),
+            tb: self.tb.clone(),
+            tb_root,
+            tb_pieces,
+            tbhits: AtomicU64::new(tbhits),
         });
         // Each helper gets a channel to hand its result to the main worker.
         let mut receivers = Vec::new();
@@ -212,6 +228,36 @@ impl Drop for SearchPool {
     }
 }
 
+/// Ranks the root moves by the tables when the root is in them, and says up
+/// to how many pieces the search probes inside the tree: none once DTZ has
+/// ranked the root (the ranking already keeps the result, and equal WDL
+/// scores inside the tree would hide the way to mate), nor when WDL ranked
+/// it and there is no win to keep.
+fn tablebase_setup(tb: Option<&Tablebases>, job: &Job) -> (Option<RootRanking>, u32) {
+    let Some(tb) = tb else {
+        return (None, 0);
+    };
+    let opts = job.options.syzygy;
+    let pieces = tb.max_pieces().min(opts.probe_limit) as u32;
+    if job.root.occupied().count() > pieces {
+        return (None, pieces);
+    }
+    let moves: Vec<Move> = job
+        .root
+        .legal_moves()
+        .into_iter()
+        .filter(|m| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m))
+        .collect();
+    match tb.rank_root(&job.root, &moves, opts.rule50) {
+        Some(r) => {
+            let winning = r.moves.first().is_some_and(|m| m.wdl == Wdl::Win);
+            let pieces = if r.by_dtz || !winning { 0 } else { pieces };
+            (Some(r), pieces)
+        }
+        None => (None, pieces),
+    }
+}
+
 /// Keeps the last iteration and the best move of a search.
 #[derive(Default)]
 struct Collector {
@@ -220,13 +266,13 @@ struct Collector {
 
 impl Reporter for Collector {
     fn iteration(&self, it: &Iteration) {
-        if it.multipv == 1 {
-            if let Ok(mut r) = self.result.lock() {
-                r.score = it.score;
-                r.depth = it.depth;
-                r.nodes = it.nodes;
-                r.pv = it.pv.to_vec();
-            }
+        if it.multipv == 1
+            && let Ok(mut r) = self.result.lock()
+        {
+            r.score = it.score;
+            r.depth = it.depth;
+            r.nodes = it.nodes;
+            r.pv = it.pv.to_vec();
         }
     }
 

@@ -7,9 +7,10 @@ use super::params::Params;
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
-use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound};
+use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound, tb_score};
 use crate::chess::{Move, Position};
 use crate::eval::evaluate;
+use crate::tablebase::{RootRanking, Tablebases, Wdl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -41,6 +42,13 @@ pub struct Shared {
     pub nodes: Vec<PaddedCounter>,
     pub reporter: Arc<dyn Reporter>,
     pub start: Instant,
+    pub tb: Option<Arc<Tablebases>>,
+    /// The root moves ranked by the tables, when the root is in them; only
+    /// the best ranked are searched.
+    pub tb_root: Option<RootRanking>,
+    /// Probe positions with at most this many pieces in the tree (0: none).
+    pub tb_pieces: u32,
+    pub tbhits: AtomicU64,
 }
 
 impl Shared {
@@ -58,6 +66,8 @@ pub struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// The tables' result for this move, when the root is in them.
+    pub tb_wdl: Option<Wdl>,
 }
 
 impl RootMove {
@@ -183,16 +193,26 @@ impl Worker {
             job.options.move_overhead_ms,
         ));
         let root = job.root.clone();
-        self.root_moves = root
-            .legal_moves()
+        // In the tables, only the moves that keep the best result are
+        // searched (they were ranked among the `searchmoves` already).
+        let candidates: Vec<(Move, Option<Wdl>)> = match &shared.tb_root {
+            Some(ranking) => ranking.best_moves().map(|r| (r.mv, Some(r.wdl))).collect(),
+            None => root
+                .legal_moves()
+                .into_iter()
+                .filter(|m| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m))
+                .map(|mv| (mv, None))
+                .collect(),
+        };
+        self.root_moves = candidates
             .into_iter()
-            .filter(|m| job.limits.searchmoves.is_empty() || job.limits.searchmoves.contains(m))
-            .map(|mv| RootMove {
+            .map(|(mv, tb_wdl)| RootMove {
                 mv,
                 score: -INFINITE,
                 prev_score: -INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
+                tb_wdl,
             })
             .collect();
         self.shared = Some(shared);
@@ -253,15 +273,17 @@ impl Worker {
             if self.is_main() {
                 let best = self.root_moves[0].score;
                 // A proven mate within the asked distance ends `go mate`.
-                if let Some(n) = limits.mate {
-                    if best >= MATE_BOUND && MATE - best <= 2 * n as i32 {
-                        break;
-                    }
+                if let Some(n) = limits.mate
+                    && best >= MATE_BOUND
+                    && MATE - best <= 2 * n as i32
+                {
+                    break;
                 }
-                if let Some(tm) = &self.time {
-                    if !self.shared().pondering.load(Ordering::Relaxed) && tm.soft_exceeded(1.0) {
-                        break;
-                    }
+                if let Some(tm) = &self.time
+                    && !self.shared().pondering.load(Ordering::Relaxed)
+                    && tm.soft_exceeded(1.0)
+                {
+                    break;
                 }
             }
         }
@@ -311,15 +333,22 @@ impl Worker {
         let s = self.shared();
         let rm = &self.root_moves[pv_idx];
         let nodes = s.total_nodes() - s.nodes[self.id].0.load(Ordering::Relaxed) + self.nodes;
+        // In the tables the score says the result, unless a mate was found.
+        let score = match rm.tb_wdl {
+            Some(wdl) if rm.final_score().abs() < MATE_BOUND => tb_score(wdl, 0),
+            _ => rm.final_score(),
+        };
         s.reporter.iteration(&Iteration {
             depth: depth as u32,
             seldepth: rm.seldepth.max(1) as u32,
             multipv: pv_idx + 1,
-            score: rm.final_score(),
+            score,
             bound,
             nodes,
             time_ms: s.start.elapsed().as_millis() as u64,
             hashfull: s.tt.hashfull(),
+            tbhits: s.tbhits.load(Ordering::Relaxed),
+            tb_wdl: rm.tb_wdl,
             pv: &rm.pv,
         });
     }
@@ -412,15 +441,17 @@ impl Worker {
     /// 1. Horizon: drop into quiescence.
     /// 2. Stop checks, draws, ply limit, mate distance pruning.
     /// 3. Transposition table: cut off on a deep enough bound.
-    /// 4. Internal iterative reduction; static evaluation, and whether it
+    /// 4. Tablebases: after a capture or pawn move, cut off on the bound
+    ///    the tables prove.
+    /// 5. Internal iterative reduction; static evaluation, and whether it
     ///    improves on two plies ago.
-    /// 5. Reverse futility pruning.
-    /// 6. Null-move pruning (verified at high depth).
-    /// 7. The move loop: SEE pruning, late-move and futility pruning of quiet moves,
+    /// 6. Reverse futility pruning.
+    /// 7. Null-move pruning (verified at high depth).
+    /// 8. The move loop: SEE pruning, late-move and futility pruning of quiet moves,
     ///    check extension, late-move reductions, PVS (first move with a full
     ///    window, the rest with a null window and a re-search when they
     ///    beat alpha).
-    /// 8. Mate and stalemate; history updates; store the result.
+    /// 9. Mate and stalemate; history updates; store the result.
     fn negamax<const PV: bool>(
         &mut self,
         pos: &Position,
@@ -468,9 +499,37 @@ impl Worker {
         let key = pos.key();
         let tt = self.shared().tt.probe(key, ply);
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
-        if let Some(h) = tt {
-            if !PV && h.depth >= depth && bound_cuts(h.bound, h.score, alpha, beta) {
-                return h.score;
+        if let Some(h) = tt
+            && !PV
+            && h.depth >= depth
+            && bound_cuts(h.bound, h.score, alpha, beta)
+        {
+            return h.score;
+        }
+
+        // Step 4. Tablebases. A capture or pawn move has just reset the
+        // clock, so the WDL tables give the exact result here: a win is a
+        // lower bound (the search may still find a mate), a loss an upper
+        // one. Stored deeper than searched, as nothing below can change it.
+        // A PV node that is not cut off is searched within those bounds.
+        let mut tb_floor = -INFINITE;
+        let mut tb_cap = INFINITE;
+        if !root
+            && pos.halfmove_clock() == 0
+            && let Some((score, bound)) = self.probe_tablebase(pos, depth, ply)
+        {
+            if bound_cuts(bound, score, alpha, beta) {
+                let tb_depth = (depth + 6).min(MAX_PLY as i32 - 1);
+                self.shared()
+                    .tt
+                    .store(key, ply, Move::NULL, score, -MATE, tb_depth, bound, PV);
+                return score;
+            }
+            if PV {
+                match bound {
+                    Bound::Lower => tb_floor = score,
+                    _ => tb_cap = score,
+                }
             }
         }
 
@@ -481,7 +540,7 @@ impl Worker {
             depth
         };
 
-        // Step 4. Static evaluation. The table's score is a better guess
+        // Step 5. Static evaluation. The table's score is a better guess
         // when its bound points the right way.
         let raw_eval = if in_check {
             -INFINITE
@@ -492,18 +551,17 @@ impl Worker {
             }
         };
         let mut eval = raw_eval;
-        if let Some(h) = tt {
-            if !in_check
-                && h.score.abs() < MATE_BOUND
-                && match h.bound {
-                    Bound::Lower => h.score > eval,
-                    Bound::Upper => h.score < eval,
-                    Bound::Exact => true,
-                    Bound::None => false,
-                }
-            {
-                eval = h.score;
+        if let Some(h) = tt
+            && !in_check
+            && h.score.abs() < MATE_BOUND
+            && match h.bound {
+                Bound::Lower => h.score > eval,
+                Bound::Upper => h.score < eval,
+                Bound::Exact => true,
+                Bound::None => false,
             }
+        {
+            eval = h.score;
         }
         self.evals[ply] = raw_eval;
         // Improving: our position got better since our last move, so
@@ -512,7 +570,7 @@ impl Worker {
         let p = &self.params;
 
         if !PV && !in_check && !root {
-            // Step 5. Reverse futility pruning.
+            // Step 6. Reverse futility pruning.
             if depth <= p.rfp_max_depth
                 && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && eval < MATE_BOUND
@@ -520,7 +578,7 @@ impl Worker {
                 return eval;
             }
 
-            // Step 6. Null-move pruning.
+            // Step 7. Null-move pruning.
             let has_pieces = (pos.color(pos.side_to_move())
                 & !pos.kind(crate::chess::PieceType::Pawn)
                 & !pos.kind(crate::chess::PieceType::King))
@@ -566,9 +624,10 @@ impl Worker {
             }
         }
 
-        // Step 7. The move loop.
+        // Step 8. The move loop.
         let alpha_orig = alpha;
-        let mut best = -INFINITE;
+        let mut best = tb_floor;
+        alpha = alpha.max(tb_floor);
         let mut best_move = Move::NULL;
         let mut moves_searched = 0;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
@@ -722,10 +781,11 @@ impl Worker {
             }
         }
 
-        // Step 8. No legal move: mate or stalemate.
+        // Step 9. No legal move: mate or stalemate.
         if moves_searched == 0 {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
+        let best = best.min(tb_cap);
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > alpha_orig {
@@ -744,6 +804,25 @@ impl Worker {
             PV,
         );
         best
+    }
+
+    /// The tables' result for the tablebase step, as a score and the bound
+    /// it proves, when probing is on and the position qualifies.
+    fn probe_tablebase(&self, pos: &Position, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        let s = self.shared();
+        let tb = s.tb.as_deref()?;
+        let opts = s.job.options.syzygy;
+        if depth < opts.probe_depth || pos.occupied().count() > s.tb_pieces {
+            return None;
+        }
+        let wdl = tb.probe_wdl(pos)?.under_rule50(opts.rule50);
+        s.tbhits.fetch_add(1, Ordering::Relaxed);
+        let bound = match wdl {
+            Wdl::Win => Bound::Lower,
+            Wdl::Loss => Bound::Upper,
+            _ => Bound::Exact,
+        };
+        Some((tb_score(wdl, ply), bound))
     }
 
     /// Captures and promotions only (all evasions in check), until quiet.
@@ -773,10 +852,11 @@ impl Worker {
         let key = pos.key();
         let tt = self.shared().tt.probe(key, ply);
         let tt_move = tt.map_or(Move::NULL, |h| h.mv);
-        if let Some(h) = tt {
-            if !PV && bound_cuts(h.bound, h.score, alpha, beta) {
-                return h.score;
-            }
+        if let Some(h) = tt
+            && !PV
+            && bound_cuts(h.bound, h.score, alpha, beta)
+        {
+            return h.score;
         }
 
         // Stand pat: the side to move can usually do at least as well as now.

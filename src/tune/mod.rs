@@ -469,7 +469,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let mut valid = Vec::new();
     for i in 0..data.entries.len() {
         let mut h = (i / 1024) as u64 ^ 0x5EED;
-        if next_random(&mut h) % 10 == 0 {
+        if next_random(&mut h).is_multiple_of(10) {
             valid.push(i);
         } else {
             train.push(i);

@@ -8,8 +8,10 @@ use crate::book::{self, Book, Rng};
 use crate::chess::{Move, Position};
 use crate::eval;
 use crate::search::{
-    Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, bench, mate_in,
+    Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, SyzygyOptions,
+    bench, mate_in,
 };
+use crate::tablebase::{Tablebases, Wdl};
 use crossbeam_channel::{Sender, unbounded};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -67,11 +69,17 @@ impl Reporter for UciReporter {
                     ScoreBound::Upper => OutBound::Upper,
                 },
             )),
-            wdl: self.show_wdl.then(|| eval::wdl::wdl(it.score)),
+            wdl: self.show_wdl.then(|| match it.tb_wdl {
+                // The tables know; the model only estimates.
+                Some(Wdl::Win) => (1000, 0, 0),
+                Some(Wdl::Loss) => (0, 0, 1000),
+                Some(_) => (0, 1000, 0),
+                None => eval::wdl::wdl(it.score),
+            }),
             nodes: Some(it.nodes),
             nps: Some(it.nodes * 1000 / time.max(1)),
             hashfull: Some(it.hashfull),
-            tbhits: Some(0),
+            tbhits: Some(it.tbhits),
             time: Some(time),
             pv: it
                 .pv
@@ -122,6 +130,9 @@ struct Options {
     /// Book moves are played while the game is shorter than this many plies.
     book_depth: u32,
     book_variety: u32,
+    /// The folders of `SyzygyPath`; empty for none.
+    syzygy_path: String,
+    syzygy: SyzygyOptions,
 }
 
 impl Default for Options {
@@ -139,6 +150,8 @@ impl Default for Options {
             book_depth: 40,
             // Weights squared: mostly the main moves, sometimes the others.
             book_variety: 50,
+            syzygy_path: String::new(),
+            syzygy: SyzygyOptions::default(),
         }
     }
 }
@@ -148,6 +161,9 @@ const MAX_THREADS: i64 = 1024;
 const MAX_MULTIPV: i64 = 256;
 const MAX_OVERHEAD_MS: i64 = 5000;
 const MAX_BOOK_DEPTH: i64 = 1000;
+const MAX_PROBE_DEPTH: i64 = 100;
+/// The largest Syzygy tables there are.
+const MAX_PROBE_LIMIT: i64 = 7;
 
 /// The options as announced to the GUI, in the order `uci` lists them.
 fn option_list() -> Vec<(&'static str, OptionKind)> {
@@ -225,6 +241,34 @@ fn option_list() -> Vec<(&'static str, OptionKind)> {
                 default: d.book_variety as i64,
                 min: 0,
                 max: book::MAX_VARIETY as i64,
+            },
+        ),
+        (
+            "SyzygyPath",
+            OptionKind::String {
+                default: d.syzygy_path.clone(),
+            },
+        ),
+        (
+            "SyzygyProbeDepth",
+            OptionKind::Spin {
+                default: i64::from(d.syzygy.probe_depth),
+                min: 1,
+                max: MAX_PROBE_DEPTH,
+            },
+        ),
+        (
+            "Syzygy50MoveRule",
+            OptionKind::Check {
+                default: d.syzygy.rule50,
+            },
+        ),
+        (
+            "SyzygyProbeLimit",
+            OptionKind::Spin {
+                default: d.syzygy.probe_limit as i64,
+                min: 0,
+                max: MAX_PROBE_LIMIT,
             },
         ),
     ]
@@ -408,6 +452,7 @@ impl UciEngine {
                     "UCI_Chess960" => self.options.chess960 = v,
                     "UCI_ShowWDL" => self.options.show_wdl = v,
                     "OwnBook" => self.options.own_book = v,
+                    "Syzygy50MoveRule" => self.options.syzygy.rule50 = v,
                     _ => {}
                 }
             }
@@ -452,14 +497,16 @@ impl UciEngine {
                     "Move Overhead" => self.options.move_overhead_ms = v as u64,
                     "Book Depth" => self.options.book_depth = v as u32,
                     "Book Variety" => self.options.book_variety = v as u32,
+                    "SyzygyProbeDepth" => self.options.syzygy.probe_depth = v as i32,
+                    "SyzygyProbeLimit" => self.options.syzygy.probe_limit = v as usize,
                     _ => {}
                 }
             }
-            OptionKind::String { .. } => {
-                if canonical == "BookFile" {
-                    self.set_book_file(value);
-                }
-            }
+            OptionKind::String { .. } => match canonical {
+                "BookFile" => self.set_book_file(value),
+                "SyzygyPath" => self.set_syzygy_path(value),
+                _ => {}
+            },
             OptionKind::Combo { .. } => {}
         }
     }
@@ -482,6 +529,35 @@ impl UciEngine {
                 None
             }
         };
+    }
+
+    /// Loads the tables now, on this thread, so that a missing folder or an
+    /// unreadable file is reported once, here (one line for all of them),
+    /// and searches go on with whatever tables could be loaded.
+    fn set_syzygy_path(&mut self, value: &str) {
+        let path = if value == "<empty>" { "" } else { value };
+        self.options.syzygy_path = path.to_string();
+        if path.is_empty() {
+            self.pool.set_tablebases(None);
+            return;
+        }
+        let (tb, errors) = Tablebases::load(path);
+        if !errors.is_empty() {
+            let list: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            self.out.error(format!(
+                "SyzygyPath: {}; using the {} table files found",
+                list.join("; "),
+                tb.files()
+            ));
+        } else {
+            self.out.line(format!(
+                "info string SyzygyPath: {} table files, up to {} pieces",
+                tb.files(),
+                tb.max_pieces()
+            ));
+        }
+        self.pool
+            .set_tablebases((tb.files() > 0).then(|| Arc::new(tb)));
     }
 
     /// The book move to play instead of searching, if any. Only a game
@@ -610,6 +686,7 @@ impl UciEngine {
         let options = SearchOptions {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
+            syzygy: self.options.syzygy,
             ..SearchOptions::default()
         };
         self.pool.start(
