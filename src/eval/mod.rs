@@ -565,6 +565,10 @@ pub fn trace(pos: &Position) -> String {
         shape.phase, shape.scale
     ));
     out.push_str(&format!(
+        "Reported in info lines as {:+.2} (normalised: +1.00 is a 50% chance to win)\n",
+        wdl::normalise(white) as f64 / 100.0
+    ));
+    out.push_str(&format!(
         "Final evaluation: {:+.2} (White's side)",
         white as f64 / 100.0
     ));
