@@ -10,6 +10,7 @@
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
 //! - [`tablebase`]: Syzygy endgame tablebases (probing, ranking root moves).
+//! - [`rng`]: SplitMix64, for the tools that need chance.
 //! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
 //! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
 //! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
@@ -20,6 +21,7 @@ pub mod cli;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod rng;
 pub mod search;
 pub mod tablebase;
 pub mod tune;

@@ -65,36 +65,16 @@ impl fmt::Display for GameError {
 
 impl std::error::Error for GameError {}
 
-/// SplitMix64: tiny, fast and good enough to pick openings and random
-/// moves; our own so that the games do not change with a crate's version.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+use crate::rng::Rng;
 
-impl Rng {
-    /// The generator for game `index` of a run seeded with `seed`: every
-    /// game has its own stream, so a resumed run (which continues at the
-    /// next index) plays new games, whichever thread plays them.
-    pub fn for_game(seed: u64, index: u64) -> Rng {
-        let mut base = Rng(seed);
-        let mixed = base.next_u64() ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
-        let mut rng = Rng(mixed);
-        rng.next_u64();
-        rng
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n` > 0), by multiply-shift rather than modulo
-    /// so that no value is favoured.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() as u128 * n as u128) >> 64) as usize
-    }
+/// The generator for game `index` of a run seeded with `seed`: every game
+/// has its own stream, so a resumed run (which continues at the next
+/// index) plays new games, whichever thread plays them.
+pub fn rng_for_game(seed: u64, index: u64) -> Rng {
+    let mixed = Rng::new(seed).next_u64() ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let mut rng = Rng::new(mixed);
+    rng.next_u64();
+    rng
 }
 
 /// The opening position and the keys of the positions before it (the
@@ -294,13 +274,13 @@ mod tests {
     #[test]
     fn rng_streams_differ_by_game_and_repeat_by_seed() {
         let draw = |seed, index| {
-            let mut r = Rng::for_game(seed, index);
+            let mut r = rng_for_game(seed, index);
             (0..4).map(|_| r.next_u64()).collect::<Vec<_>>()
         };
         assert_eq!(draw(7, 3), draw(7, 3));
         assert_ne!(draw(7, 3), draw(7, 4));
         assert_ne!(draw(7, 3), draw(8, 3));
-        let mut r = Rng::for_game(1, 0);
+        let mut r = rng_for_game(1, 0);
         let mut seen = [0u32; 5];
         for _ in 0..5000 {
             seen[r.below(5)] += 1;
@@ -381,7 +361,7 @@ mod tests {
             "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
             "4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1",
         ] {
-            let mut rng = Rng::for_game(1, 0);
+            let mut rng = rng_for_game(1, 0);
             let result = play(&mut pool, &settings, &[position(fen)], &mut rng);
             assert_eq!(result.err(), Some(refused.clone()), "{fen}");
         }
@@ -390,7 +370,7 @@ mod tests {
             position("4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1"),
             Position::startpos(),
         ];
-        let mut rng = Rng::for_game(1, 0);
+        let mut rng = rng_for_game(1, 0);
         assert!(play(&mut pool, &settings, &book, &mut rng).is_ok());
     }
 
@@ -401,7 +381,7 @@ mod tests {
             nodes: 300,
             random_plies: 6,
         };
-        let mut rng = Rng::for_game(42, 0);
+        let mut rng = rng_for_game(42, 0);
         let game = play(&mut pool, &settings, &[], &mut rng).unwrap();
         assert!(game.plies > 0);
         assert!(!game.positions.is_empty());

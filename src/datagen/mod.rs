@@ -17,7 +17,7 @@ use crate::chess::{FenError, Position};
 use crate::search::SearchPool;
 use crossbeam_channel::{RecvTimeoutError, Sender, bounded};
 use format::{FormatError, GameResult, PackedPosition, RECORD_BYTES};
-use game::{GameError, GameSettings, PlayedGame, Rng};
+use game::{GameError, GameSettings, PlayedGame};
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -543,7 +543,7 @@ fn worker(
         if index >= end {
             break;
         }
-        let mut rng = Rng::for_game(opts.seed, index);
+        let mut rng = game::rng_for_game(opts.seed, index);
         let message = match game::play(&mut pool, &settings, book, &mut rng) {
             Ok(game) => Message::Game(Batch::new(index, &game, opts.text)),
             Err(e) => Message::Failed(DatagenError::Game(e)),

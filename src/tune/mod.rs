@@ -23,6 +23,7 @@ use crate::datagen::format::{self, PackedPosition};
 use crate::eval::params::{self, BLOCKS, COUNT, DANGER_END, DANGER_START};
 use crate::eval::values::VALUES;
 use crate::eval::{self, Accumulator, DANGER_EG_DIV, DANGER_MG_DIV, FULL_SCALE, MAX_PHASE};
+use crate::rng::Rng;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -377,15 +378,6 @@ fn load(files: &[PathBuf], limit: usize) -> Result<Data, String> {
     Ok(data)
 }
 
-/// A small deterministic generator for shuffling.
-fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Fits the win/draw/loss model of `eval::wdl` to (evaluation, White's
 /// result) pairs by maximum likelihood: P(win | s) = 1 / (1 + exp((a - s) / b)),
 /// and the same for the loss with -s. Returns (a, b).
@@ -468,8 +460,10 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let mut train = Vec::new();
     let mut valid = Vec::new();
     for i in 0..data.entries.len() {
-        let mut h = (i / 1024) as u64 ^ 0x5EED;
-        if next_random(&mut h).is_multiple_of(10) {
+        if Rng::new((i / 1024) as u64 ^ 0x5EED)
+            .next_u64()
+            .is_multiple_of(10)
+        {
             valid.push(i);
         } else {
             train.push(i);
@@ -499,10 +493,10 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let mut v = zero.clone();
     let mut t = 0i32;
     let mut order = train.clone();
-    let mut rng = 1u64;
+    let mut rng = Rng::new(1);
     for epoch in 1..=o.epochs {
         for i in (1..order.len()).rev() {
-            let j = (next_random(&mut rng) % (i as u64 + 1)) as usize;
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             order.swap(i, j);
         }
         for batch in order.chunks(o.batch) {
@@ -681,10 +675,10 @@ mod tests {
         let (a, b) = (180.0, 70.0);
         let p = |x: f64| 1.0 / (1.0 + ((a - x) / b).exp());
         let mut samples = Vec::new();
-        let mut rng = 5u64;
+        let mut rng = Rng::new(5);
         for i in 0..40_000 {
             let e = (i % 801) as f64 - 400.0;
-            let u = (next_random(&mut rng) >> 11) as f64 / (1u64 << 53) as f64;
+            let u = rng.unit();
             let r = if u < p(e) {
                 1.0
             } else if u > 1.0 - p(-e) {
