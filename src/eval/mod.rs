@@ -153,11 +153,10 @@ pub fn features(pos: &Position, acc: &mut impl Accumulator) -> Shape {
 
     // Step 1. Pawns.
     for side in Color::BOTH {
-        let att = pawn_attacks(side, pos.pieces(side, PieceType::Pawn));
+        let (east, west) = pawn_attack_sides(side, pos.pieces(side, PieceType::Pawn));
+        let att = east | west;
         maps.pawn_attacks[side.index()] = att;
-        let pawns = pos.pieces(side, PieceType::Pawn);
         // Squares attacked by two pawns count twice.
-        let (east, west) = pawn_attack_sides(side, pawns);
         maps.twice[side.index()] |= east & west;
         maps.attack(side, PieceType::Pawn, att);
     }
@@ -453,12 +452,7 @@ pub fn scale(pos: &Position, eg: i32) -> i32 {
     FULL_SCALE
 }
 
-/// Squares attacked by `side`'s pawns.
-fn pawn_attacks(side: Color, pawns: Bitboard) -> Bitboard {
-    let (east, west) = pawn_attack_sides(side, pawns);
-    east | west
-}
-
+/// Squares attacked by `side`'s pawns towards the east and the west.
 fn pawn_attack_sides(side: Color, pawns: Bitboard) -> (Bitboard, Bitboard) {
     let fwd = forward(side, pawns);
     (fwd.east(), fwd.west())
