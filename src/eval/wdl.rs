@@ -9,7 +9,7 @@
 //! writes them to `values.rs` with the evaluation.
 
 use super::values::{WDL_A, WDL_B};
-use crate::search::{MATE_BOUND, mate_in};
+use crate::search::{MATE_BOUND, MAX_PLY, TB_WIN, mate_in};
 
 /// (win, draw, loss) in permille, summing to 1000.
 pub fn wdl(score: i32) -> (u32, u32, u32) {
@@ -25,9 +25,10 @@ pub fn wdl(score: i32) -> (u32, u32, u32) {
 }
 
 /// The score as reported to the user: +100 is a 50% chance to win.
-/// Mate scores are left alone.
+/// Mate scores and tablebase wins and losses are left alone: they are
+/// results, not evaluations.
 pub fn normalise(score: i32) -> i32 {
-    if mate_in(score).is_some() {
+    if score.abs() >= TB_WIN - MAX_PLY as i32 {
         return score;
     }
     (score as f64 * 100.0 / WDL_A).round() as i32
@@ -50,6 +51,8 @@ mod tests {
         assert_eq!(wdl(MATE - 3), (1000, 0, 0));
         assert_eq!(wdl(-MATE + 2), (0, 0, 1000));
         assert_eq!(normalise(MATE - 3), MATE - 3);
+        assert_eq!(normalise(TB_WIN - 7), TB_WIN - 7);
+        assert_eq!(normalise(-TB_WIN + 7), -TB_WIN + 7);
         assert!(wdl(3 * at_a).0 > 900);
     }
 }
