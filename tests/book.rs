@@ -4,35 +4,12 @@
 
 mod common;
 
-use common::{BIN, Engine, TIMEOUT, position};
+use common::{BIN, Engine, TIMEOUT, TempFile, position};
 use forsyth::book::build::{self, BuildOptions, Builder};
 use forsyth::book::{Book, DEFAULT_BOOK};
 use forsyth::chess::Position;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-/// A file in the temporary folder, unique to this test process, removed
-/// when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &[u8]) -> TempFile {
-        let path =
-            std::env::temp_dir().join(format!("forsyth-book-test-{}-{name}", std::process::id()));
-        std::fs::write(&path, contents).expect("write a temporary file");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("a UTF-8 temporary path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
 
 fn forsyth(args: &[&str]) -> Output {
     Command::new(BIN)
@@ -297,7 +274,7 @@ fn analysis_and_deep_games_are_searched() {
 
 #[test]
 fn a_bad_book_file_gives_one_error_and_a_normal_search() {
-    let corrupt = TempFile::new("corrupt.bin", &[7u8; 17]);
+    let corrupt = TempFile::new("corrupt.bin", [7u8; 17]);
     let mut e = started();
     e.send("setoption name OwnBook value true");
     e.send(&format!("setoption name BookFile value {}", corrupt.path()));

@@ -5,7 +5,7 @@
 mod common;
 
 use common::json::{self, Value};
-use common::{Engine, TIMEOUT, run_cli};
+use common::{Engine, TIMEOUT, TempFile, run_cli};
 use forsyth::epd::Epd;
 use std::path::PathBuf;
 
@@ -84,27 +84,6 @@ fn perft_suites_read_as_epd() {
     }
 }
 
-/// A file in the temporary directory, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, text: &str) -> TempFile {
-        let path = std::env::temp_dir().join(format!("forsyth-{}-{name}", std::process::id()));
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("a UTF-8 temporary path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 /// Three positions a search solves in a few thousand nodes: a back-rank
 /// mate (bm in UCI notation), a rook mate in two (dm), and a queen to
 /// take (bm with am). A comment, a blank line and a malformed record are
@@ -160,7 +139,7 @@ fn a_small_suite_is_solved_through_the_binary() {
     );
     assert!(r.stderr.contains("position 3 of 3"), "{}", r.stderr);
 
-    let text = std::fs::read_to_string(&out.0).expect("the JSON report");
+    let text = std::fs::read_to_string(out.path()).expect("the JSON report");
     let v = json::parse(&text);
     assert_eq!(v.get("solved").num(), 3.0);
     assert_eq!(v.get("searched").num(), 3.0);
@@ -208,7 +187,7 @@ fn ctrl_c_prints_the_summary_of_what_ran() {
 
     // A quiet position, so that each search takes its whole second.
     let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am a2a3; id \"p\";\n";
-    let suite = TempFile::new("long.epd", &line.repeat(20));
+    let suite = TempFile::new("long.epd", line.repeat(20));
     let mut child = Command::new(common::BIN)
         .args(["epd", suite.path(), "--movetime", "1000"])
         .stdout(Stdio::piped())

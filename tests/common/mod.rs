@@ -473,3 +473,25 @@ pub fn run_cli(args: &[&str]) -> Run {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// A file in the temporary folder, unique to this test process, removed
+/// when dropped.
+pub struct TempFile(pub std::path::PathBuf);
+
+impl TempFile {
+    pub fn new(name: &str, contents: impl AsRef<[u8]>) -> TempFile {
+        let path = std::env::temp_dir().join(format!("forsyth-{}-{name}", std::process::id()));
+        std::fs::write(&path, contents).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        TempFile(path)
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temporary path")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
