@@ -41,12 +41,25 @@ impl TimeManager {
             let mtg = clock
                 .movestogo
                 .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 50));
-            let base = left / mtg + clock.inc * 3 / 4;
+            // The increment is spent in full only while the clock holds
+            // twenty of them; below that, less and less. Otherwise the
+            // clock settles a few tens of milliseconds above the overhead,
+            // and one hiccup of a loaded machine loses on time.
+            // (In u128: a client may send any increment.)
+            let reserve = u128::from(clock.inc) * 20;
+            let inc_part = (u128::from(clock.inc) * 3 / 4 * u128::from(left).min(reserve))
+                .checked_div(reserve)
+                .unwrap_or(0) as u64;
+            let base = (left / mtg).saturating_add(inc_part);
             // With one move to the control, most of the clock may go;
             // otherwise never more than a fraction, to keep a reserve.
-            let cap = if mtg == 1 { left * 8 / 10 } else { left / 2 };
-            let h = (base * 3).min(cap).min(left);
-            let s = (base * 6 / 10).min(h);
+            let cap = if mtg == 1 {
+                left.saturating_mul(8) / 10
+            } else {
+                left / 2
+            };
+            let h = base.saturating_mul(3).min(cap).min(left);
+            let s = (base.saturating_mul(6) / 10).min(h);
             soft = Some(soft.map_or(s, |x: u64| x.min(s)));
             hard = Some(hard.map_or(h, |x: u64| x.min(h)));
         }
@@ -132,6 +145,44 @@ mod tests {
             ..Clock::default()
         };
         assert_eq!(limits(c, 10), (0, 0));
+    }
+
+    #[test]
+    fn a_low_clock_does_not_spend_the_increment() {
+        // 1 s + 10 ms late in a game: 120 ms left, 20 ms overhead. left 100;
+        // the increment counts 7 * 100 / 200 = 3; base 4 + 3 = 7.
+        let c = Clock {
+            time: Some(120),
+            inc: 10,
+            ..Clock::default()
+        };
+        assert_eq!(limits(c, 20), (4, 21));
+        // With a comfortable clock the increment counts in full.
+        let c = Clock {
+            time: Some(1020),
+            inc: 10,
+            ..Clock::default()
+        };
+        // left 1000; base 40 + 7 = 47; hard 141; soft 28.
+        assert_eq!(limits(c, 20), (28, 141));
+    }
+
+    #[test]
+    fn any_clock_a_client_sends_is_safe() {
+        for (time, inc) in [
+            (u64::MAX, u64::MAX),
+            (u64::MAX, 0),
+            (0, u64::MAX),
+            (1, u64::MAX),
+        ] {
+            let c = Clock {
+                time: Some(time),
+                inc,
+                ..Clock::default()
+            };
+            let (soft, hard) = limits(c, 10);
+            assert!(soft <= hard && hard <= time.saturating_sub(10));
+        }
     }
 
     #[test]
