@@ -565,8 +565,9 @@ impl Worker {
         }
         self.evals[ply] = raw_eval;
         // Improving: our position got better since our last move, so
-        // pruning should be more careful.
-        let improving = !in_check && ply >= 2 && raw_eval > self.evals[ply - 2];
+        // pruning should be more careful. Near the root there is no earlier
+        // evaluation to compare with: assume it is.
+        let improving = !in_check && (ply < 2 || raw_eval > self.evals[ply - 2]);
         let p = &self.params;
 
         if !PV && !in_check && !root {
@@ -639,6 +640,7 @@ impl Worker {
         let counter = self.hist.counter_move(conts[0]);
         let mut picker = MovePicker::new(pos, tt_move, self.hist.killers[ply], counter, conts);
         let mut root_idx = self.pv_idx;
+        let mut check_info = None;
 
         loop {
             let m = if root {
@@ -679,13 +681,18 @@ impl Worker {
                 let p = &self.params;
                 // Late-move pruning: late quiet moves rarely matter here.
                 let lmp_limit = (p.lmp_base + depth * depth) / (2 - i32::from(improving));
-                if depth <= p.lmp_max_depth && moves_searched as i32 >= lmp_limit {
-                    picker.skip_quiets();
-                    continue;
-                }
+                let late = depth <= p.lmp_max_depth && moves_searched as i32 >= lmp_limit;
                 // Futility pruning: this move cannot raise the evaluation
                 // enough to matter.
-                if depth <= p.fp_max_depth && eval + p.fp_base + p.fp_margin * depth <= alpha {
+                let futile =
+                    depth <= p.fp_max_depth && eval + p.fp_base + p.fp_margin * depth <= alpha;
+                // A check is never pruned here: the static evaluation knows
+                // nothing of the mate it may threaten. The picker puts
+                // direct checks first among the quiets, so the first quiet
+                // that does not check ends the quiets.
+                if (late || futile)
+                    && !pos.gives_check_with(m, check_info.get_or_insert_with(|| pos.check_info()))
+                {
                     picker.skip_quiets();
                     continue;
                 }
