@@ -112,8 +112,9 @@ impl SearchPool {
     }
 
     /// Replaces the hash table; on failure the old one is kept as it is.
-    /// (A fresh table's pages are untouched until used, so holding both for
-    /// a moment costs address space, not memory.)
+    /// Both tables are in memory for a moment (the new one is zeroed when
+    /// allocated), so the new one must fit beside the old one: to grow a
+    /// table that leaves no room for that, set a small size first.
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
         self.wait();
