@@ -241,9 +241,12 @@ impl Worker {
             .options
             .multipv
             .clamp(1, self.root_moves.len());
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
-            (d as i32).clamp(1, MAX_PLY as i32 - 1)
-        });
+        // Clamped as u32: `go depth 4294967295` is the deepest search, not
+        // depth -1.
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY - 1, |d| (d as usize).clamp(1, MAX_PLY - 1))
+            as i32;
 
         for depth in 1..=max_depth {
             for rm in &mut self.root_moves {
@@ -275,7 +278,7 @@ impl Worker {
                 // A proven mate within the asked distance ends `go mate`.
                 if let Some(n) = limits.mate
                     && best >= MATE_BOUND
-                    && MATE - best <= 2 * n as i32
+                    && (MATE - best) as u64 <= 2 * n as u64
                 {
                     break;
                 }
@@ -914,3 +917,4 @@ impl Worker {
         best
     }
 }
+
