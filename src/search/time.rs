@@ -41,12 +41,16 @@ impl TimeManager {
             let mtg = clock
                 .movestogo
                 .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 50));
-            let base = left / mtg + clock.inc * 3 / 4;
+            // In u128: clocks and increments up to u64::MAX (ms) must not
+            // wrap into a short limit.
+            let (left, inc) = (u128::from(left), u128::from(clock.inc));
+            let base = left / u128::from(mtg) + inc * 3 / 4;
             // With one move to the control, most of the clock may go;
             // otherwise never more than a fraction, to keep a reserve.
             let cap = if mtg == 1 { left * 8 / 10 } else { left / 2 };
-            let h = (base * 3).min(cap).min(left);
-            let s = (base * 6 / 10).min(h);
+            // Both at most `left`, so they fit in u64 again.
+            let h = (base * 3).min(cap).min(left) as u64;
+            let s = (base * 6 / 10).min(u128::from(h)) as u64;
             soft = Some(soft.map_or(s, |x: u64| x.min(s)));
             hard = Some(hard.map_or(h, |x: u64| x.min(h)));
         }
@@ -132,6 +136,30 @@ mod tests {
             ..Clock::default()
         };
         assert_eq!(limits(c, 10), (0, 0));
+    }
+
+    /// The largest clock values `go` accepts give the largest limits, not
+    /// wrapped small ones (or a panic in debug builds).
+    #[test]
+    fn huge_clocks_do_not_overflow() {
+        for movestogo in [None, Some(1), Some(40)] {
+            let c = Clock {
+                time: Some(u64::MAX),
+                inc: u64::MAX,
+                movestogo,
+                ..Clock::default()
+            };
+            let (soft, hard) = limits(c, 20);
+            let left = u64::MAX - 20;
+            assert!(hard >= left / 2 && hard <= left, "{movestogo:?}: {hard}");
+            assert!(soft > left / 100 && soft <= hard, "{movestogo:?}: {soft}");
+        }
+        let c = Clock {
+            time: Some(1000),
+            inc: u64::MAX,
+            ..Clock::default()
+        };
+        assert_eq!(limits(c, 10).1, 495);
     }
 
     #[test]
