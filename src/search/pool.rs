@@ -39,6 +39,10 @@ pub struct SearchPool {
     workers: Vec<Handle>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
+    /// Set by the main worker just before it reports the best move: from
+    /// then on the search no longer counts as running, though `finished`
+    /// may come a moment later.
+    answered: Arc<AtomicBool>,
     /// Signalled by the main worker when a search has ended.
     finished_rx: Receiver<()>,
     finished_tx: Sender<()>,
@@ -55,6 +59,7 @@ impl SearchPool {
             workers: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
             finished_rx,
             finished_tx,
             searching: false,
@@ -68,13 +73,15 @@ impl SearchPool {
         self.workers.len()
     }
 
-    /// Whether a search is running (one that has sent its best move is
-    /// collected here, so it no longer counts).
+    /// Whether a search is running. One that has reported its best move
+    /// does not count: a GUI may send `setoption` the moment it reads
+    /// `bestmove`, before the main worker has signalled `finished` (the
+    /// callers that then touch the table wait for that signal first).
     pub fn is_searching(&mut self) -> bool {
         if self.searching && self.finished_rx.try_recv().is_ok() {
             self.searching = false;
         }
-        self.searching
+        self.searching && !self.answered.load(Ordering::SeqCst)
     }
 
     pub fn tt(&self) -> &TranspositionTable {
@@ -145,6 +152,7 @@ impl SearchPool {
         self.wait();
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(job.limits.ponder, Ordering::SeqCst);
+        self.answered.store(false, Ordering::SeqCst);
         self.tt.new_search();
         let (tb_root, tb_pieces) = tablebase_setup(self.tb.as_deref(), &job);
         let tbhits = tb_root.as_ref().map_or(0, |r| r.moves.len() as u64);
@@ -153,6 +161,7 @@ impl SearchPool {
             tt: Arc::clone(&self.tt),
             stop: Arc::clone(&self.stop),
             pondering: Arc::clone(&self.pondering),
+            answered: Arc::clone(&self.answered),
             nodes: (0..self.workers.len())
                 .map(|_| PaddedCounter::default())
                 .collect(),
@@ -337,6 +346,8 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
             let hit = shared.tt.probe(pos.key(), 1)?;
             pos.is_legal(hit.mv).then_some(hit.mv)
         });
+    // The helpers are done: the search is over before the GUI can know.
+    shared.answered.store(true, Ordering::SeqCst);
     shared.reporter.best_move(best_move, ponder);
 }
 

@@ -39,6 +39,8 @@ pub struct Shared {
     pub stop: Arc<AtomicBool>,
     /// True while pondering: no time limit applies until `ponderhit`.
     pub pondering: Arc<AtomicBool>,
+    /// Set once the best move is being reported (see `SearchPool::is_searching`).
+    pub answered: Arc<AtomicBool>,
     pub nodes: Vec<PaddedCounter>,
     pub reporter: Arc<dyn Reporter>,
     pub start: Instant,
@@ -936,6 +938,7 @@ mod tests {
             tt: Arc::new(TranspositionTable::new(1).unwrap()),
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
             nodes: vec![PaddedCounter::default()],
             reporter: Arc::new(Silent),
             start: Instant::now(),
