@@ -42,3 +42,27 @@ book: build
 
 clean:
 	$(CARGO) clean
+
+# Reliability runs (README: Stress and resource limits). Not part of
+# `make test`, which runs 1,000 stress cycles.
+STRESS_CYCLES ?= 10000
+STRESS_SEED   ?= 1
+LONG_SECS     ?= 3600
+LONG_THREADS  ?= 1
+LONG_HASH     ?= 256
+
+.PHONY: stress long-search hash-rss
+
+# 10,000 go/stop cycles with Threads=2 (about 3 minutes).
+stress:
+	FORSYTH_STRESS_CYCLES=$(STRESS_CYCLES) FORSYTH_STRESS_SEED=$(STRESS_SEED) \
+		$(CARGO) test --release --test stress -- --nocapture go_stop_cycles
+
+# go infinite for LONG_SECS seconds: memory flat, counters sane.
+long-search:
+	FORSYTH_LONG_SECS=$(LONG_SECS) FORSYTH_LONG_THREADS=$(LONG_THREADS) FORSYTH_LONG_HASH=$(LONG_HASH) \
+		$(CARGO) test --release --test stress -- --ignored --nocapture long_search
+
+# Resident memory of Hash 16, 256 and 1024 MB (needs about 1.1 GB free).
+hash-rss:
+	$(CARGO) test --release --test limits -- --ignored --nocapture hash_rss_report

@@ -96,7 +96,7 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     println!("Positions:  {}", bench::POSITIONS.len());
     println!("Depth:      {depth}");
     println!("Time (ms):  {ms}");
-    println!("{nodes} nodes {} nps", nodes * 1000 / ms);
+    println!("{nodes} nodes {} nps", forsyth::search::nps(nodes, ms));
     Ok(())
 }
 

@@ -754,6 +754,40 @@ fn depth_limit_is_exact() {
     }
 }
 
+/// Locked pawns: every line is a king walk that ends in a repetition, so
+/// even the deepest iteration takes little time. A depth beyond the
+/// ply limit is the deepest search (MAX_PLY - 1 = 127), however large:
+/// `go depth 4294967295` once wrapped to -1 and searched depth 1.
+#[test]
+fn depth_beyond_the_ply_limit_searches_the_deepest() {
+    let root = position("k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1");
+    for d in [127, 128, 200, 1 << 31, u32::MAX] {
+        let r = search_depth(&root, d);
+        assert_eq!(r.depth, 127, "depth {d}");
+        assert_eq!(r.score, 0, "depth {d}");
+        assert_result_legal(&root, &r, "deepest search");
+    }
+}
+
+/// `go mate N` with N beyond any mate the search can see just searches
+/// on (2 N once overflowed for N of 2^30 and more).
+#[test]
+fn mate_limit_of_any_size() {
+    let root = position("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    for n in [1, 1 << 30, u32::MAX] {
+        let r = pool(1).search(job(
+            &root,
+            Limits {
+                mate: Some(n),
+                depth: Some(6),
+                ..Limits::default()
+            },
+        ));
+        assert_eq!(mate_in(r.score), Some(1), "mate {n}");
+        assert_eq!(r.best, Some(uci_move(&root, "a1a8")), "mate {n}");
+    }
+}
+
 // ---------------------------------------------------------------------
 // 5. The table never hands out an illegal move
 // ---------------------------------------------------------------------

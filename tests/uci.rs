@@ -726,6 +726,34 @@ fn options_change_after_a_search() {
 /// Commands sent back to back, without waiting for any answer: every `go`
 /// still gets exactly one legal `bestmove`, whatever point each search had
 /// reached when it was stopped (some before their first iteration).
+/// A GUI may set options the moment it reads `bestmove`: the search is
+/// over by then, so nothing may be refused as "while searching" (the
+/// pool used to learn that its search had ended only just after the
+/// `bestmove` line went out).
+#[test]
+fn options_right_after_bestmove() {
+    let _cpu = shared();
+    let mut e = started();
+    e.send("position startpos");
+    // More threads than cores: the main thread is often preempted
+    // between the answer and the end of the search.
+    e.send("setoption name Threads value 4");
+    for i in 0..1000 {
+        e.send("go depth 1");
+        e.read_until("bestmove", TIMEOUT);
+        e.send(&format!("setoption name Hash value {}", 1 + i % 2));
+        e.send("setoption name Clear Hash");
+    }
+    let errors: Vec<String> = e
+        .sync()
+        .into_iter()
+        .chain(e.transcript.iter().cloned())
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(errors, Vec::<String>::new());
+    e.finish();
+}
+
 #[test]
 fn back_to_back_searches() {
     let _cpu = shared();

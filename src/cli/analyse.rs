@@ -184,7 +184,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         (None, Some("checkmate")) => -crate::search::MATE,
         _ => 0,
     };
-    let nps = s.nodes * 1000 / time_ms.max(1);
+    let nps = crate::search::nps(s.nodes, time_ms);
     let uci = |m: Move| m.uci(false).to_string();
 
     if args.flag("--json") {

@@ -166,6 +166,14 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+/// Nodes per second for `nodes` searched in `ms` milliseconds (at least
+/// one). In u128 and saturating: `nodes * 1000` overflows u64 past 1.8e16
+/// nodes, which long runs of fast machines with many threads approach.
+pub fn nps(nodes: u64, ms: u64) -> u64 {
+    let per_s = u128::from(nodes) * 1000 / u128::from(ms.max(1));
+    u64::try_from(per_s).unwrap_or(u64::MAX)
+}
+
 /// Mate in how many moves (negative: being mated), if `score` is a mate score.
 pub fn mate_in(score: i32) -> Option<i32> {
     if score >= MATE_BOUND {
@@ -180,6 +188,15 @@ pub fn mate_in(score: i32) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nps_never_overflows() {
+        assert_eq!(nps(2_124, 1_242), 1_710);
+        assert_eq!(nps(1_000, 0), 1_000_000);
+        assert_eq!(nps(u64::MAX, 1_000), u64::MAX);
+        assert_eq!(nps(u64::MAX / 10, 3_600_000), u64::MAX / 36_000);
+        assert_eq!(nps(u64::MAX, 1), u64::MAX);
+    }
 
     #[test]
     fn mate_scores_in_moves() {

@@ -39,6 +39,10 @@ pub struct SearchPool {
     workers: Vec<Handle>,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
+    /// Set by the main worker just before it reports the best move: from
+    /// then on the search no longer counts as running, though `finished`
+    /// may come a moment later.
+    answered: Arc<AtomicBool>,
     /// Signalled by the main worker when a search has ended.
     finished_rx: Receiver<()>,
     finished_tx: Sender<()>,
@@ -55,6 +59,7 @@ impl SearchPool {
             workers: Vec::new(),
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
             finished_rx,
             finished_tx,
             searching: false,
@@ -68,13 +73,15 @@ impl SearchPool {
         self.workers.len()
     }
 
-    /// Whether a search is running (one that has sent its best move is
-    /// collected here, so it no longer counts).
+    /// Whether a search is running. One that has reported its best move
+    /// does not count: a GUI may send `setoption` the moment it reads
+    /// `bestmove`, before the main worker has signalled `finished` (the
+    /// callers that then touch the table wait for that signal first).
     pub fn is_searching(&mut self) -> bool {
         if self.searching && self.finished_rx.try_recv().is_ok() {
             self.searching = false;
         }
-        self.searching
+        self.searching && !self.answered.load(Ordering::SeqCst)
     }
 
     pub fn tt(&self) -> &TranspositionTable {
@@ -112,8 +119,9 @@ impl SearchPool {
     }
 
     /// Replaces the hash table; on failure the old one is kept as it is.
-    /// (A fresh table's pages are untouched until used, so holding both for
-    /// a moment costs address space, not memory.)
+    /// Both tables are in memory for a moment (the new one is zeroed when
+    /// allocated), so the new one must fit beside the old one: to grow a
+    /// table that leaves no room for that, set a small size first.
     pub fn resize_hash(&mut self, mb: usize) -> Result<(), String> {
         self.stop();
         self.wait();
@@ -144,6 +152,7 @@ impl SearchPool {
         self.wait();
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(job.limits.ponder, Ordering::SeqCst);
+        self.answered.store(false, Ordering::SeqCst);
         self.tt.new_search();
         let (tb_root, tb_pieces) = tablebase_setup(self.tb.as_deref(), &job);
         let tbhits = tb_root.as_ref().map_or(0, |r| r.moves.len() as u64);
@@ -152,6 +161,7 @@ impl SearchPool {
             tt: Arc::clone(&self.tt),
             stop: Arc::clone(&self.stop),
             pondering: Arc::clone(&self.pondering),
+            answered: Arc::clone(&self.answered),
             nodes: (0..self.workers.len())
                 .map(|_| PaddedCounter::default())
                 .collect(),
@@ -336,6 +346,8 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
             let hit = shared.tt.probe(pos.key(), 1)?;
             pos.is_legal(hit.mv).then_some(hit.mv)
         });
+    // The helpers are done: the search is over before the GUI can know.
+    shared.answered.store(true, Ordering::SeqCst);
     shared.reporter.best_move(best_move, ponder);
 }
 

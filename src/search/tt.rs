@@ -102,19 +102,56 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The memory the machine can still give without swapping, in bytes:
+/// `MemAvailable` on Linux; `None` elsewhere or when it cannot be read
+/// (then only the allocator can refuse a size).
+pub fn memory_available() -> Option<u64> {
+    if cfg!(target_os = "linux") {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        parse_mem_available(&text)
+    } else {
+        None
+    }
+}
+
+/// `MemAvailable:  23654064 kB` in `/proc/meminfo` text, in bytes.
+fn parse_mem_available(meminfo: &str) -> Option<u64> {
+    let line = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))?;
+    let kb: u64 = line.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    kb.checked_mul(1024)
+}
+
 impl TranspositionTable {
     pub const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
 
-    /// A table of `mb` megabytes (MiB), or an error if it cannot be allocated.
+    /// A table of `mb` megabytes (MiB), or an error if the machine cannot
+    /// give that much memory (see [`TranspositionTable::new_within`]).
     pub fn new(mb: usize) -> Result<TranspositionTable, String> {
-        let bytes = mb
-            .checked_mul(1024 * 1024)
-            .ok_or_else(|| format!("Hash {mb} MB is too large for this machine"))?;
-        let len = (bytes / Self::BUCKET_BYTES).max(1);
-        let layout = Layout::array::<Bucket>(len)
-            .map_err(|_| format!("Hash {mb} MB is too large for this machine"))?;
-        // Zeroed pages come from the OS untouched, so a large table costs
-        // nothing until used; a null pointer means the allocation failed.
+        Self::new_within(mb, memory_available())
+    }
+
+    /// A table of `mb` megabytes, refused without allocating anything when
+    /// it is larger than `available` bytes (`None`: not known). The
+    /// allocation writes every page (the allocator zeroes 64-byte aligned
+    /// blocks itself), so a table the machine cannot hold would not fail
+    /// here but swap, or have the process killed; hence the check first.
+    pub fn new_within(mb: usize, available: Option<u64>) -> Result<TranspositionTable, String> {
+        let too_large = || format!("Hash {mb} MB is too large for this machine");
+        let len = Self::buckets_for(mb).ok_or_else(too_large)?;
+        let bytes = len * Self::BUCKET_BYTES;
+        if let Some(avail) = available
+            && bytes as u64 > avail
+        {
+            return Err(format!(
+                "Hash {mb} MB is more than the {} MB of memory available",
+                avail >> 20
+            ));
+        }
+        let layout = Layout::array::<Bucket>(len).map_err(|_| too_large())?;
+        // A null pointer means the allocation failed (a fallible
+        // allocation: nothing aborts).
         let buckets = unsafe { alloc_zeroed(layout) } as *mut Bucket;
         if buckets.is_null() {
             return Err(format!("cannot allocate {mb} MB for the hash table"));
@@ -124,6 +161,14 @@ impl TranspositionTable {
             len,
             age: AtomicU8::new(0),
         })
+    }
+
+    /// How many buckets a table of `mb` MiB has (`None`: the size overflows
+    /// the address space). Exactly `mb` MiB: 16,384 buckets per MiB.
+    pub fn buckets_for(mb: usize) -> Option<usize> {
+        let bytes = mb.checked_mul(1024 * 1024)?;
+        Layout::array::<Bucket>(bytes / Self::BUCKET_BYTES).ok()?;
+        Some((bytes / Self::BUCKET_BYTES).max(1))
     }
 
     /// The size in bytes.
@@ -323,5 +368,49 @@ mod tests {
     #[test]
     fn impossible_size_is_an_error() {
         assert!(TranspositionTable::new(usize::MAX / 2).is_err());
+        assert!(TranspositionTable::new_within(usize::MAX / 2, None).is_err());
+    }
+
+    /// `Hash` is honoured exactly (well within the 1% promised): the
+    /// table of N MB is N MiB of buckets, for every size the option allows.
+    #[test]
+    fn every_size_is_exact() {
+        for mb in [1, 16, 100, 256, 1000, 1024, 65_536, 33_554_432] {
+            let len = TranspositionTable::buckets_for(mb).unwrap();
+            assert_eq!(len * TranspositionTable::BUCKET_BYTES, mb << 20, "{mb} MB");
+        }
+    }
+
+    /// A table larger than the memory available is refused before any
+    /// allocation, with a reason; one that fits is made.
+    #[test]
+    fn sizes_beyond_the_memory_available_are_refused() {
+        let avail = Some(24 << 20);
+        let err = TranspositionTable::new_within(32, avail).err().unwrap();
+        assert_eq!(err, "Hash 32 MB is more than the 24 MB of memory available");
+        let err = TranspositionTable::new_within(33_554_432, avail)
+            .err()
+            .unwrap();
+        assert!(err.contains("more than the 24 MB"), "{err}");
+        assert_eq!(
+            TranspositionTable::new_within(24, avail).unwrap().bytes(),
+            24 << 20
+        );
+        assert_eq!(
+            TranspositionTable::new_within(2, None).unwrap().bytes(),
+            2 << 20
+        );
+    }
+
+    #[test]
+    fn mem_available_is_read_from_meminfo() {
+        let text = "MemTotal:       24684096 kB\nMemFree:        22184000 kB\n\
+                    MemAvailable:   23654064 kB\nBuffers:           1000 kB\n";
+        assert_eq!(parse_mem_available(text), Some(23_654_064 * 1024));
+        assert_eq!(parse_mem_available("MemTotal: 1 kB\n"), None);
+        assert_eq!(parse_mem_available("MemAvailable: lots\n"), None);
+        if cfg!(target_os = "linux") {
+            assert!(memory_available().is_some_and(|b| b > 0));
+        }
     }
 }

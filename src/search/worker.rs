@@ -39,6 +39,8 @@ pub struct Shared {
     pub stop: Arc<AtomicBool>,
     /// True while pondering: no time limit applies until `ponderhit`.
     pub pondering: Arc<AtomicBool>,
+    /// Set once the best move is being reported (see `SearchPool::is_searching`).
+    pub answered: Arc<AtomicBool>,
     pub nodes: Vec<PaddedCounter>,
     pub reporter: Arc<dyn Reporter>,
     pub start: Instant,
@@ -241,9 +243,12 @@ impl Worker {
             .options
             .multipv
             .clamp(1, self.root_moves.len());
-        let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
-            (d as i32).clamp(1, MAX_PLY as i32 - 1)
-        });
+        // Clamped as u32: `go depth 4294967295` is the deepest search, not
+        // depth -1.
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY - 1, |d| (d as usize).clamp(1, MAX_PLY - 1))
+            as i32;
 
         for depth in 1..=max_depth {
             for rm in &mut self.root_moves {
@@ -275,7 +280,7 @@ impl Worker {
                 // A proven mate within the asked distance ends `go mate`.
                 if let Some(n) = limits.mate
                     && best >= MATE_BOUND
-                    && MATE - best <= 2 * n as i32
+                    && (MATE - best) as u64 <= 2 * n as u64
                 {
                     break;
                 }
@@ -919,5 +924,73 @@ impl Worker {
             .tt
             .store(key, ply, best_move, best, eval.max(-MATE), 0, bound, false);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Limits, SearchOptions, Silent};
+
+    /// A worker set up as `run` sets it up, so that the search can be
+    /// entered at any ply.
+    fn worker_for(pos: &Position) -> Worker {
+        let shared = Arc::new(Shared {
+            job: Job {
+                root: pos.clone(),
+                history: Vec::new(),
+                limits: Limits::default(),
+                options: SearchOptions::default(),
+            },
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            stop: Arc::new(AtomicBool::new(false)),
+            pondering: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
+            nodes: vec![PaddedCounter::default()],
+            reporter: Arc::new(Silent),
+            start: Instant::now(),
+            tb: None,
+            tb_root: None,
+            tb_pieces: 0,
+            tbhits: AtomicU64::new(0),
+        });
+        let mut w = Worker::new(0);
+        w.keys.push(pos.key());
+        w.shared = Some(shared);
+        w
+    }
+
+    /// Every array indexed by ply (PV, PV lengths, evaluations, moves
+    /// played, killers) holds the deepest ply the search can reach: the
+    /// search entered just short of MAX_PLY with depth to spare runs into
+    /// the limit on every line, in the main search and in quiescence, in
+    /// check and out of it, and returns a score.
+    #[test]
+    fn the_search_stops_at_the_ply_limit() {
+        for fen in [
+            // Quiet, many moves.
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            // Captures everywhere (long quiescence lines).
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            // In check.
+            "rnb1kbnr/pppp1ppp/8/4p3/5PPq/8/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            // Checks and promotions.
+            "8/P5k1/8/8/8/8/5q2/K7 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap().0;
+            for ply in MAX_PLY - 4..=MAX_PLY {
+                for depth in [0, 1, 3, 6] {
+                    let mut w = worker_for(&pos);
+                    let pv = w.negamax::<true>(&pos, -INFINITE, INFINITE, depth, ply);
+                    let non_pv = w.negamax::<false>(&pos, -1, 0, depth, ply);
+                    let q = w.qsearch::<true>(&pos, -INFINITE, INFINITE, ply);
+                    for score in [pv, non_pv, q] {
+                        assert!(score.abs() < INFINITE, "{fen} ply {ply} depth {depth}");
+                    }
+                    assert!(w.seldepth <= MAX_PLY + 1, "{fen} ply {ply}");
+                    assert!(w.pv_len.iter().all(|&l| l <= MAX_PLY), "{fen} ply {ply}");
+                }
+            }
+        }
     }
 }

@@ -77,7 +77,7 @@ impl Reporter for UciReporter {
                 None => eval::wdl::wdl(it.score),
             }),
             nodes: Some(it.nodes),
-            nps: Some(it.nodes * 1000 / time.max(1)),
+            nps: Some(crate::search::nps(it.nodes, time)),
             hashfull: Some(it.hashfull),
             tbhits: Some(it.tbhits),
             time: Some(time),
@@ -402,8 +402,10 @@ impl UciEngine {
                     match bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH)) {
                         Ok((nodes, time)) => {
                             let ms = time.as_millis().max(1) as u64;
-                            self.out
-                                .line(format!("{nodes} nodes {} nps", nodes * 1000 / ms));
+                            self.out.line(format!(
+                                "{nodes} nodes {} nps",
+                                crate::search::nps(nodes, ms)
+                            ));
                         }
                         Err(e) => self.out.error(e),
                     }

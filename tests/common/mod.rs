@@ -91,6 +91,17 @@ impl Engine {
         }
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A `VmRSS`/`VmHWM`-style field of the engine's `/proc/PID/status`,
+    /// in kB (Linux only: `None` elsewhere).
+    pub fn proc_status_kb(&self, field: &str) -> Option<u64> {
+        proc_status_kb(self.pid(), field)
+    }
+
     /// Writes one command line (a newline is added).
     pub fn send(&mut self, line: &str) {
         let mut bytes = line.as_bytes().to_vec();
@@ -494,4 +505,14 @@ impl Drop for TempFile {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
     }
+}
+
+/// A field of `/proc/PID/status` (`VmRSS`, `VmHWM`...) in kB; `None` off
+/// Linux or when the process is gone.
+pub fn proc_status_kb(pid: u32, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let value = text
+        .lines()
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?;
+    value.trim().strip_suffix("kB")?.trim().parse().ok()
 }
