@@ -217,7 +217,8 @@ pub fn moves(data: &[u8]) {
 }
 
 /// EPD target: every line that reads must write back as a line that reads
-/// to the same record, and writing that again changes nothing.
+/// to the same record (position fields and operations), and writing that
+/// again changes nothing.
 pub fn epd(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     for line in text.lines().take(64) {
@@ -228,7 +229,15 @@ pub fn epd(data: &[u8]) {
         let written = record.to_string();
         let again = Epd::parse(&written)
             .unwrap_or_else(|e| panic!("{line:?} wrote {written:?}, which is refused: {e}"));
-        assert_eq!(again.position, record.position, "{line:?} -> {written:?}");
+        // Four fields: FEN counters are not part of EPD and are not
+        // written (by design, see tests/epd.rs); `hmvc`/`fmvn` are.
+        let fields = |p: &Position| p.fen().rsplitn(3, ' ').last().map(str::to_string);
+        assert_eq!(
+            fields(&again.position),
+            fields(&record.position),
+            "{line:?} -> {written:?}"
+        );
+        assert_eq!(again.position.key(), record.position.key(), "{line:?}");
         assert_eq!(again.ops, record.ops, "{line:?} -> {written:?}");
         assert_eq!(again.to_string(), written, "{line:?}");
         // The accessors must cope with whatever was read.
