@@ -82,10 +82,7 @@ pub fn check_position(pos: &Position) {
         let san = pos.san(m);
         assert_eq!(pos.parse_san(&san), Ok(m), "SAN {san} in {fen}");
         assert!(sans.insert(san.clone()), "SAN {san} twice in {fen}");
-        for chess960 in [false, true] {
-            let text = m.uci(chess960).to_string();
-            assert_eq!(pos.parse_uci_move(&text), Ok(m), "UCI {text} in {fen}");
-        }
+        check_uci_text(pos, m, &legal);
         let mut child = pos.clone();
         child.play(m);
         check_state(&child);
@@ -94,6 +91,32 @@ pub fn check_position(pos: &Position) {
             child.in_check(),
             "gives_check {san} in {fen}"
         );
+    }
+}
+
+/// The UCI text of a legal move reads back to it, in both castling
+/// notations. One exception, by design: in standard notation a Chess960
+/// castling whose king steps one file is written as that step (`f8g8`, as
+/// Stockfish writes it), which names the ordinary king move where that is
+/// legal too; `UCI_Chess960` exists for such positions.
+fn check_uci_text(pos: &Position, m: Move, legal: &[Move]) {
+    let fen = pos.fen();
+    for chess960 in [false, true] {
+        let text = m.uci(chess960).to_string();
+        let read = pos.parse_uci_move(&text);
+        let shadowed = m.is_castling()
+            && !chess960
+            && legal
+                .iter()
+                .any(|o| !o.is_castling() && o.uci(false).to_string() == text);
+        if shadowed {
+            assert!(
+                matches!(read, Ok(o) if !o.is_castling()),
+                "UCI {text} in {fen}"
+            );
+        } else {
+            assert_eq!(read, Ok(m), "UCI {text} in {fen}");
+        }
     }
 }
 
@@ -208,10 +231,7 @@ pub fn moves(data: &[u8]) {
                 legal.contains(&m),
                 "UCI {line:?} gave {m:?}, illegal in {fen}"
             );
-            for chess960 in [false, true] {
-                let text = m.uci(chess960).to_string();
-                assert_eq!(pos.parse_uci_move(&text), Ok(m), "{text} in {fen}");
-            }
+            check_uci_text(&pos, m, &legal);
         }
     }
 }
