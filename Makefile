@@ -8,7 +8,7 @@ EXE      ?=
 NATIVE   ?= -C target-cpu=native
 PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
 
-.PHONY: all build test perft-suite bench book clean
+.PHONY: all build test perft-suite bench book fuzz clean
 
 all: build
 
@@ -39,6 +39,29 @@ bench: build
 book: build
 	./target/release/forsyth book build --strict --pgn book/*.pgn --out book/forsyth.bin
 	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
+
+# Fuzzing with cargo-fuzz (libFuzzer: needs the nightly toolchain and
+# `cargo install cargo-fuzz`; the engine itself builds on stable): each
+# target of fuzz/ in turn, one process at a time, FUZZ_TIME seconds each,
+# e.g. `make fuzz FUZZ_TIME=600 FUZZ_TARGETS=uci`. Corpora grow in
+# fuzz/corpus (started from fuzz/seeds), crash inputs land in
+# fuzz/artifacts, logs in fuzz/logs. A crash input, once fixed, goes to
+# fuzz/regressions/<target>/, which tests/fuzz_regressions.rs replays.
+FUZZ_TIME    ?= 60
+FUZZ_TARGETS ?= fen moves uci epd polyglot pgn
+FUZZ_FLAGS   ?= -jobs=1 -workers=1 -timeout=10 -rss_limit_mb=4096
+FUZZ_NICE    ?= nice -n 15
+
+fuzz:
+	@mkdir -p fuzz/logs
+	@status=0; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p fuzz/corpus/$$t; \
+	  echo "== fuzz $$t for $(FUZZ_TIME) s"; \
+	  (cd fuzz && $(FUZZ_NICE) $(CARGO) +nightly fuzz run $$t corpus/$$t seeds/$$t -- \
+	    -max_total_time=$(FUZZ_TIME) $(FUZZ_FLAGS)) || status=1; \
+	  mv fuzz/fuzz-0.log fuzz/logs/$$t.log 2>/dev/null; \
+	  grep -E 'DONE|^Done|SUMMARY|panicked' fuzz/logs/$$t.log; \
+	done; exit $$status
 
 clean:
 	$(CARGO) clean

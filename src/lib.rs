@@ -14,6 +14,7 @@
 //! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
 //! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
 //! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
+//! - [`fuzz`]: the checks the fuzz targets in `fuzz/` run on arbitrary bytes.
 
 pub mod book;
 pub mod chess;
@@ -21,6 +22,7 @@ pub mod cli;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod fuzz;
 pub mod rng;
 pub mod search;
 pub mod tablebase;

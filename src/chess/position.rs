@@ -26,7 +26,7 @@ pub const fn castle_index(color: Color, kingside: bool) -> usize {
     color.index() * 2 + if kingside { 0 } else { 1 }
 }
 
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub struct Position {
     pub(crate) by_kind: [Bitboard; 6],
     pub(crate) by_color: [Bitboard; 2],
@@ -48,6 +48,39 @@ pub struct Position {
     pub(crate) pawn_key: u64,
     pub(crate) checkers: Bitboard,
 }
+
+/// Equal positions have the same pieces, side, rights, en-passant square,
+/// counters and derived state. The rook square of a right that is no
+/// longer held means nothing and is left out: a position where the king
+/// has moved must equal the same position read from its FEN.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        let held_rooks = |p: &Position| {
+            let mut rooks = [None; 4];
+            for (i, rook) in rooks.iter_mut().enumerate() {
+                if p.castling & (1 << i) != 0 {
+                    *rook = Some(p.castle_rooks[i]);
+                }
+            }
+            rooks
+        };
+        self.by_kind == other.by_kind
+            && self.by_color == other.by_color
+            && self.board == other.board
+            && self.side == other.side
+            && self.castling == other.castling
+            && held_rooks(self) == held_rooks(other)
+            && self.ep == other.ep
+            && self.ep_in_key == other.ep_in_key
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.key == other.key
+            && self.pawn_key == other.pawn_key
+            && self.checkers == other.checkers
+    }
+}
+
+impl Eq for Position {}
 
 impl Position {
     /// The standard starting position.

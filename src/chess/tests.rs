@@ -681,6 +681,19 @@ fn chess960_castling_legality() {
     }
 }
 
+/// Found by tests/properties.rs: once a right was lost, its rook square
+/// (meaningless without the right) still took part in `==`, so a Chess960
+/// position whose king had moved differed from its own FEN read back.
+#[test]
+fn positions_equal_their_fen_after_rights_are_lost() {
+    let p = after(
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        &["g1f2"],
+    );
+    assert_eq!(p, pos(&p.fen()));
+    assert_eq!(p.mirrored().mirrored(), p);
+}
+
 #[test]
 fn standard_castling() {
     let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");

@@ -27,6 +27,12 @@ pub struct Output {
 }
 
 impl Output {
+    /// Output that goes to this channel, one line (or block of lines) per
+    /// message: for embedding the engine, and for tests.
+    pub fn new(tx: Sender<String>) -> Output {
+        Output { tx }
+    }
+
     pub fn line(&self, s: impl Into<String>) {
         let _ = self.tx.send(s.into());
     }
