@@ -8,7 +8,7 @@ EXE      ?=
 NATIVE   ?= -C target-cpu=native
 PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
 
-.PHONY: all build test perft-suite bench book fuzz clean
+.PHONY: all build test perft-suite bench book fuzz stress long-search hash-rss clean
 
 all: build
 
@@ -73,8 +73,6 @@ STRESS_SEED   ?= 1
 LONG_SECS     ?= 3600
 LONG_THREADS  ?= 1
 LONG_HASH     ?= 256
-
-.PHONY: stress long-search hash-rss
 
 # 10,000 go/stop cycles with Threads=2 (about 3 minutes).
 stress:

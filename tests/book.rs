@@ -22,13 +22,6 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn started() -> Engine {
-    let mut e = Engine::start();
-    e.handshake();
-    e.sync();
-    e
-}
-
 /// `book/forsyth.bin` is exactly what `make book` builds from `book/*.pgn`,
 /// and it is what the binary carries.
 #[test]
@@ -186,7 +179,7 @@ fn default_book_moves(pos: &Position) -> Vec<String> {
 
 #[test]
 fn book_moves_only_with_own_book() {
-    let mut e = started();
+    let mut e = Engine::started();
     let start = Position::startpos();
     // Off by default: a search.
     let s = e.go(&start, "go wtime 2000 btime 2000");
@@ -217,7 +210,7 @@ fn book_moves_only_with_own_book() {
 
 #[test]
 fn analysis_and_deep_games_are_searched() {
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("setoption name OwnBook value true");
     let start = Position::startpos();
     for go in [
@@ -275,7 +268,7 @@ fn analysis_and_deep_games_are_searched() {
 #[test]
 fn a_bad_book_file_gives_one_error_and_a_normal_search() {
     let corrupt = TempFile::new("corrupt.bin", [7u8; 17]);
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("setoption name OwnBook value true");
     e.send(&format!("setoption name BookFile value {}", corrupt.path()));
     let lines = e.sync();
@@ -310,7 +303,7 @@ fn a_bad_book_file_gives_one_error_and_a_normal_search() {
 
 #[test]
 fn variety_zero_always_plays_the_heaviest_move() {
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("setoption name OwnBook value true");
     e.send("setoption name Book Variety value 0");
     for moves in [
@@ -342,7 +335,7 @@ fn book_castling_follows_uci_chess960() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"];
     let pos = position(None, &moves);
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("setoption name OwnBook value true");
     e.send(&format!("setoption name BookFile value {}", bin.path()));
     e.send(&format!("position startpos moves {}", moves.join(" ")));

@@ -12,21 +12,6 @@ use common::{Engine, Search, TIMEOUT, field, num_field, position, proc_status_kb
 use forsyth::chess::{Move, Position};
 use forsyth::rng::Rng;
 
-fn started() -> Engine {
-    let mut e = Engine::start();
-    e.handshake();
-    e.sync();
-    e
-}
-
-/// The lines before `readyok` after sending `lines`.
-fn replies(e: &mut Engine, lines: &[&str]) -> Vec<String> {
-    for l in lines {
-        e.send(l);
-    }
-    e.sync()
-}
-
 /// The `Fen:` line of `d`.
 fn shown_fen(e: &mut Engine) -> String {
     e.send("d");
@@ -75,7 +60,7 @@ fn no_capture_game(plies: usize, seed: u64) -> (Vec<String>, Position) {
 /// and its search answers at once with a legal move.
 #[test]
 fn position_with_5000_plies() {
-    let mut e = started();
+    let mut e = Engine::started();
 
     let shuffle: Vec<&str> = ["g1f3", "g8f6", "f3g1", "f6g8"]
         .into_iter()
@@ -85,7 +70,7 @@ fn position_with_5000_plies() {
     let pos = position(None, &shuffle);
     assert_eq!(pos.halfmove_clock(), 5000);
     let line = format!("position startpos moves {}", shuffle.join(" "));
-    assert_eq!(replies(&mut e, &[&line]), Vec::<String>::new());
+    assert_eq!(e.replies(&[&line]), Vec::<String>::new());
     assert_eq!(
         shown_fen(&mut e),
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5000 2501"
@@ -109,7 +94,7 @@ fn position_with_5000_plies() {
 
     let (moves, pos) = no_capture_game(5000, 7);
     let line = format!("position startpos moves {}", moves.join(" "));
-    assert_eq!(replies(&mut e, &[&line]), Vec::<String>::new());
+    assert_eq!(e.replies(&[&line]), Vec::<String>::new());
     assert_eq!(shown_fen(&mut e), pos.fen());
     let s = e.go(&pos, "go depth 3");
     assert!(s.error_lines().is_empty(), "{:?}", s.lines);
@@ -130,7 +115,7 @@ fn position_with_5000_plies() {
 /// hundredth half-move still counts.
 #[test]
 fn fifty_move_boundary_over_uci() {
-    let mut e = started();
+    let mut e = Engine::started();
     // 97 + 2 = 99: White to move, every move makes 100.
     let fen = "8/8/3k4/8/8/8/8/R3K2Q w - - 97 90";
     e.send(&format!("position fen {fen} moves h1h2 d6d5"));
@@ -169,7 +154,7 @@ fn fifty_move_boundary_over_uci() {
 /// legal move, and `go depth 4294967295`.
 #[test]
 fn go_depth_beyond_the_ply_limit() {
-    let mut e = started();
+    let mut e = Engine::started();
     let fortress = "k7/8/8/p1p1p1p1/P1P1P1P1/8/8/K7 w - - 0 1";
     let pos = position(Some(fortress), &[]);
     e.send(&format!("position fen {fortress}"));
@@ -197,11 +182,11 @@ fn go_depth_beyond_the_ply_limit() {
 /// finds its results there and needs far fewer nodes.
 #[test]
 fn hash_beyond_memory_is_refused_and_the_table_kept() {
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     let pos = Position::startpos();
     let first = num_field(e.go(&pos, "go depth 10").last_pv_line(), "nodes").unwrap();
-    let lines = replies(&mut e, &["setoption name Hash value 33554432"]);
+    let lines = e.replies(&["setoption name Hash value 33554432"]);
     assert_eq!(lines.len(), 1, "{lines:?}");
     let line = &lines[0];
     assert!(
@@ -224,7 +209,7 @@ fn hash_beyond_memory_is_refused_and_the_table_kept() {
     );
     // A size that fits still takes, and searches go on.
     assert_eq!(
-        replies(&mut e, &["setoption name Hash value 8"]),
+        e.replies(&["setoption name Hash value 8"]),
         Vec::<String>::new()
     );
     e.go(&pos, "go depth 5");
@@ -268,7 +253,7 @@ struct Resident {
 }
 
 fn resident_with_hash(mb: usize, search: &str) -> Resident {
-    let mut e = started();
+    let mut e = Engine::started();
     let sample = |e: &Engine| {
         (
             e.proc_status_kb("VmRSS").expect("/proc/PID/status"),
@@ -276,14 +261,14 @@ fn resident_with_hash(mb: usize, search: &str) -> Resident {
         )
     };
     assert_eq!(
-        replies(&mut e, &[&format!("setoption name Hash value {mb}")]),
+        e.replies(&[&format!("setoption name Hash value {mb}")]),
         Vec::<String>::new()
     );
     let option = sample(&e);
     e.send("position startpos");
     e.go(&Position::startpos(), search);
     let search = sample(&e);
-    replies(&mut e, &["ucinewgame"]);
+    e.replies(&["ucinewgame"]);
     let newgame = sample(&e);
     let peak = e.proc_status_kb("VmHWM").unwrap();
     e.finish();

@@ -10,16 +10,9 @@ use forsyth::tablebase::{Tablebases, Wdl};
 
 const TABLES: &str = "../shared/data/syzygy";
 
-fn started() -> Engine {
-    let mut e = Engine::start();
-    e.handshake();
-    e.sync();
-    e
-}
-
 /// An engine with the tables loaded (and the load confirmed).
 fn with_tables() -> Engine {
-    let mut e = started();
+    let mut e = Engine::started();
     e.send(&format!("setoption name SyzygyPath value {TABLES}"));
     let lines = e.sync();
     assert_eq!(
@@ -77,7 +70,7 @@ fn a_drawn_ending_is_scored_a_draw_without_tables_it_is_not() {
     let tb = tables();
     assert_eq!(tb.probe_wdl(&position(Some(fen), &[])), Some(Wdl::Draw));
 
-    let mut plain = started();
+    let mut plain = Engine::started();
     let s = search(&mut plain, fen, "go depth 8");
     let (_, value) = score(s.last_pv_line()).unwrap();
     assert!(
@@ -142,7 +135,7 @@ fn probe_limit_zero_and_an_empty_path_turn_the_tables_off() {
 
 #[test]
 fn a_wrong_path_is_one_error_and_searches_go_on() {
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("setoption name SyzygyPath value /no/such/folder");
     let lines = e.sync();
     assert_eq!(lines.len(), 1, "{lines:?}");

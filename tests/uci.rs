@@ -37,13 +37,6 @@ const STALEMATE: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
 /// White's only legal move is Kxg2.
 const ONE_MOVE: &str = "7k/8/8/8/8/8/6q1/7K w - - 0 1";
 
-fn started() -> Engine {
-    let mut e = Engine::start();
-    e.handshake();
-    e.sync();
-    e
-}
-
 fn startpos() -> Position {
     Position::startpos()
 }
@@ -55,14 +48,6 @@ fn still_works(e: &mut Engine) {
     e.send("position startpos moves e2e4");
     let s = e.go(&position(None, &["e2e4"]), "go depth 2");
     assert!(s.error_lines().is_empty(), "{:?}", s.lines);
-}
-
-/// The lines before `readyok` after sending `lines`.
-fn replies(e: &mut Engine, lines: &[&str]) -> Vec<String> {
-    for l in lines {
-        e.send(l);
-    }
-    e.sync()
 }
 
 fn max_depth(s: &Search) -> u64 {
@@ -116,7 +101,7 @@ fn handshake_lists_every_option() {
 #[test]
 fn go_depth_stops_at_that_depth() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     let s = e.go(&startpos(), "go depth 3");
     assert_eq!(num_field(s.last_pv_line(), "depth"), Some(3));
@@ -137,7 +122,7 @@ fn go_depth_stops_at_that_depth() {
 #[test]
 fn go_nodes_limits_the_node_count() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     let s = e.go(&startpos(), "go nodes 5000");
     let nodes: Vec<u64> = s
@@ -159,7 +144,7 @@ fn go_nodes_limits_the_node_count() {
 #[test]
 fn go_movetime_is_kept() {
     let _cpu = exclusive();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     let s = e.go(&startpos(), "go movetime 300");
     println!("go movetime 300: bestmove after {:?}", s.elapsed);
@@ -171,7 +156,7 @@ fn go_movetime_is_kept() {
 #[test]
 fn go_searchmoves_restricts_the_root() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     let s = e.go(&startpos(), "go depth 4 searchmoves a2a3 h2h3");
     assert!(["a2a3", "h2h3"].contains(&s.best.as_str()), "{}", s.best);
@@ -229,7 +214,7 @@ fn go_mate_finds_the_mate_in_two() {
     let key = only_mate_in_two(&pos).expect("a mate in two with one key move");
     assert_eq!(key.uci(false).to_string(), "d5f6");
 
-    let mut e = started();
+    let mut e = Engine::started();
     e.send(&format!("position fen {MATE_IN_2}"));
     let s = e.go(&pos, "go mate 2");
     assert_eq!(s.best, "d5f6");
@@ -247,7 +232,7 @@ fn go_mate_finds_the_mate_in_two() {
 #[test]
 fn go_clock_answers_in_time() {
     let _cpu = exclusive();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     for go in [
         "go wtime 500 btime 500",
@@ -285,7 +270,7 @@ fn go_clock_answers_in_time() {
 #[test]
 fn go_parameter_combinations() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     let start = startpos();
 
@@ -343,7 +328,7 @@ fn go_parameter_combinations() {
 #[test]
 fn stop_latency_and_isready_during_infinite() {
     let _cpu = exclusive();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos moves d2d4 d7d5 c2c4");
     let pos = position(None, &["d2d4", "d7d5", "c2c4"]);
     e.send("go infinite");
@@ -395,7 +380,7 @@ fn ponder_then_ponderhit() {
     let _cpu = exclusive();
     let pos = position(Some(ONE_MOVE), &[]);
     assert_eq!(pos.count_legal(), 1);
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("setoption name Ponder value true");
     e.send(&format!("position fen {ONE_MOVE}"));
     e.send("go ponder wtime 300 btime 300");
@@ -440,7 +425,7 @@ fn ponder_then_ponderhit() {
 #[test]
 fn ponder_then_stop() {
     let _cpu = exclusive();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("setoption name Ponder value true");
     e.send("position startpos moves g1f3");
     let pos = position(None, &["g1f3"]);
@@ -464,7 +449,7 @@ fn ponder_then_stop() {
 #[test]
 fn bestmove_carries_the_ponder_move() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     for (fen, moves) in [
         (None, vec![]),
         (None, vec!["e2e4", "e7e5", "g1f3"]),
@@ -492,11 +477,8 @@ fn bestmove_carries_the_ponder_move() {
 #[test]
 fn malformed_fen() {
     let _cpu = shared();
-    let mut e = started();
-    let lines = replies(
-        &mut e,
-        &["position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"],
-    );
+    let mut e = Engine::started();
+    let lines = e.replies(&["position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"]);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
         lines[0].starts_with("info string error: position refused: "),
@@ -513,7 +495,7 @@ fn malformed_fen() {
         ]
     );
     // Too few fields: refused by the parser.
-    let lines = replies(&mut e, &["position fen 8/8/8/8/8/8/8/K6k w"]);
+    let lines = e.replies(&["position fen 8/8/8/8/8/8/8/K6k w"]);
     assert_eq!(
         lines,
         ["info string error: position: a FEN needs 4 to 6 fields, got 2"]
@@ -525,7 +507,7 @@ fn malformed_fen() {
         "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1",
         "4k3/8/8/8/8/8/4R3/4K3 b - - 0 x",
     ] {
-        let lines = replies(&mut e, &[&format!("position fen {fen}")]);
+        let lines = e.replies(&[&format!("position fen {fen}")]);
         assert_eq!(lines.len(), 1, "{fen}: {lines:?}");
         assert!(lines[0].starts_with("info string error: "), "{lines:?}");
         still_works(&mut e);
@@ -536,8 +518,8 @@ fn malformed_fen() {
 #[test]
 fn illegal_and_unparsable_moves() {
     let _cpu = shared();
-    let mut e = started();
-    let lines = replies(&mut e, &["position startpos moves e2e4 e7e5 e1e3"]);
+    let mut e = Engine::started();
+    let lines = e.replies(&["position startpos moves e2e4 e7e5 e1e3"]);
     assert_eq!(
         lines,
         [
@@ -553,7 +535,7 @@ fn illegal_and_unparsable_moves() {
     still_works(&mut e);
 
     for bad in ["e2e4 Nf6", "e2e4 e7e5x", "e2e4 0000", "e2e4 e7"] {
-        let lines = replies(&mut e, &[&format!("position startpos moves {bad}")]);
+        let lines = e.replies(&[&format!("position startpos moves {bad}")]);
         assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
         assert!(
             lines[0].starts_with("info string error: position refused: move 2 '"),
@@ -570,7 +552,7 @@ fn illegal_and_unparsable_moves() {
 #[test]
 fn bad_go_values() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     for (go, error) in [
         (
@@ -622,7 +604,7 @@ fn bad_go_values() {
 #[test]
 fn bad_go_during_a_search() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     e.send("go infinite");
     e.expect_none(
@@ -667,17 +649,14 @@ fn bad_go_during_a_search() {
 #[test]
 fn options_change_after_a_search() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     e.go(&startpos(), "go depth 2");
-    let lines = replies(
-        &mut e,
-        &[
-            "setoption name Hash value 32",
-            "setoption name Threads value 2",
-            "setoption name Clear Hash",
-        ],
-    );
+    let lines = e.replies(&[
+        "setoption name Hash value 32",
+        "setoption name Threads value 2",
+        "setoption name Clear Hash",
+    ]);
     assert_eq!(lines, Vec::<String>::new());
     e.send("perft 1");
     assert_eq!(
@@ -688,7 +667,7 @@ fn options_change_after_a_search() {
     assert_eq!(max_depth(&s), 4);
     // While a search runs they are refused, and the search goes on.
     e.send("go infinite");
-    let lines = replies(&mut e, &["setoption name Hash value 8", "perft 1"]);
+    let lines = e.replies(&["setoption name Hash value 8", "perft 1"]);
     assert_eq!(
         lines
             .iter()
@@ -704,7 +683,7 @@ fn options_change_after_a_search() {
 
     // UCI_ShowWDL adds win/draw/loss permille to every scored line.
     assert_eq!(
-        replies(&mut e, &["setoption name UCI_ShowWDL value true"]),
+        e.replies(&["setoption name UCI_ShowWDL value true"]),
         Vec::<String>::new()
     );
     let s = e.go(&startpos(), "go depth 3");
@@ -733,7 +712,7 @@ fn options_change_after_a_search() {
 #[test]
 fn options_right_after_bestmove() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     // More threads than cores: the main thread is often preempted
     // between the answer and the end of the search.
@@ -757,7 +736,7 @@ fn options_right_after_bestmove() {
 #[test]
 fn back_to_back_searches() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     for threads in [1, 3] {
         e.send(&format!("setoption name Threads value {threads}"));
@@ -792,7 +771,7 @@ fn back_to_back_searches() {
 #[test]
 fn position_and_ucinewgame_during_a_search() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     e.send("go infinite");
     e.send("position startpos moves e2e4");
@@ -812,7 +791,7 @@ fn position_and_ucinewgame_during_a_search() {
 #[test]
 fn bad_setoption_keeps_the_old_value() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     e.send("setoption name MultiPV value 3");
     let multipv_at_3 = |s: &Search| {
@@ -866,14 +845,14 @@ fn bad_setoption_keeps_the_old_value() {
             "setoption: expected 'name', got 'value'",
         ),
     ] {
-        let lines = replies(&mut e, &[line]);
+        let lines = e.replies(&[line]);
         assert_eq!(lines, [format!("info string error: {error}")], "{line}");
     }
     let s = e.go(&startpos(), "go depth 3");
     assert_eq!(multipv_at_3(&s), [1, 2, 3]);
     // Names are case-insensitive; a good value still takes.
     assert_eq!(
-        replies(&mut e, &["setoption name multipv value 2"]),
+        e.replies(&["setoption name multipv value 2"]),
         Vec::<String>::new()
     );
     let s = e.go(&startpos(), "go depth 3");
@@ -885,22 +864,22 @@ fn bad_setoption_keeps_the_old_value() {
 #[test]
 fn garbage_lines() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
 
     assert_eq!(
-        replies(&mut e, &["foo bar"]),
+        e.replies(&["foo bar"]),
         ["info string error: unknown command 'foo'"]
     );
     still_works(&mut e);
 
     // Empty and blank lines are ignored silently.
-    assert_eq!(replies(&mut e, &["", "   ", "\t"]), Vec::<String>::new());
+    assert_eq!(e.replies(&["", "   ", "\t"]), Vec::<String>::new());
     still_works(&mut e);
 
     // A 100 kB line of junk: one short error line.
     let junk = "x".repeat(100_000);
-    let lines = replies(&mut e, &[&junk]);
+    let lines = e.replies(&[&junk]);
     assert_eq!(
         lines,
         [format!(
@@ -915,7 +894,7 @@ fn garbage_lines() {
     let line = format!("position startpos moves {}", moves.join(" "));
     assert!(line.len() >= 100_000);
     let pos = position(None, &moves);
-    assert_eq!(replies(&mut e, &[&line]), Vec::<String>::new());
+    assert_eq!(e.replies(&[&line]), Vec::<String>::new());
     e.send("d");
     let fen_line = e.read_until("Fen: ", TIMEOUT).pop().unwrap();
     assert_eq!(fen_line, format!("Fen: {}", pos.fen()));
@@ -1016,7 +995,7 @@ fn a_600_ply_game() {
     let _cpu = shared();
     let (moves, pos) = random_game(600);
     assert!(!game_over(&pos));
-    let mut e = started();
+    let mut e = Engine::started();
     e.send(&format!("position startpos moves {}", moves.join(" ")));
     e.send("d");
     let fen_line = e.read_until("Fen: ", TIMEOUT).pop().unwrap();
@@ -1034,7 +1013,7 @@ fn a_600_ply_game() {
 #[test]
 fn no_legal_move() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     for (fen, info) in [
         (CHECKMATED, "info depth 0 score mate 0"),
         (STALEMATE, "info depth 0 score cp 0"),
@@ -1076,7 +1055,7 @@ fn no_legal_move() {
 #[test]
 fn display_and_perft() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos moves e2e4");
     e.send("d");
     let lines = e.read_until("Checkers:", TIMEOUT);
@@ -1115,7 +1094,7 @@ fn display_and_perft() {
 #[test]
 fn chess960_castling() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("setoption name UCI_Chess960 value true");
     e.chess960 = true;
 
@@ -1186,7 +1165,7 @@ fn chess960_castling() {
 #[test]
 fn quit_during_infinite_search() {
     let _cpu = exclusive();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
@@ -1194,7 +1173,7 @@ fn quit_during_infinite_search() {
     println!("quit during go infinite: exited after {took:?}");
 
     // End of input is a quit too.
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
@@ -1277,7 +1256,7 @@ fn command_line_bench() {
     assert_eq!(code, 2);
     assert_eq!(err, "forsyth: 'x' is not a depth\n");
     // The same from the UCI loop.
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("bench 1");
     let line = e.expect_line(is_bench_line, TIMEOUT).pop().unwrap();
     assert!(is_bench_line(&line));
@@ -1327,7 +1306,7 @@ fn the_transcript_helpers_work() {
 #[test]
 fn eval_prints_the_terms_and_flip_negates_it() {
     let _cpu = shared();
-    let mut e = started();
+    let mut e = Engine::started();
     e.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8");
     e.send("eval");
     let lines = e.read_until("Final evaluation:", TIMEOUT);

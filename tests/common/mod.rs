@@ -50,6 +50,14 @@ impl Engine {
         Engine::start_with_args(&[])
     }
 
+    /// Starts `forsyth`, past `uci`/`uciok` and an `isready` round trip.
+    pub fn started() -> Engine {
+        let mut e = Engine::start();
+        e.handshake();
+        e.sync();
+        e
+    }
+
     pub fn start_with_args(args: &[&str]) -> Engine {
         let mut child = Command::new(BIN)
             .args(args)
@@ -236,6 +244,14 @@ impl Engine {
             );
         }
         lines
+    }
+
+    /// The lines before `readyok` after sending `lines`.
+    pub fn replies(&mut self, lines: &[&str]) -> Vec<String> {
+        for l in lines {
+            self.send(l);
+        }
+        self.sync()
     }
 
     /// Sends a `go` command and reads up to its `bestmove`; checks that the
