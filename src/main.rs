@@ -48,6 +48,10 @@ Usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if !args.is_empty() {
+        // The commands for scripts and shells; the UCI loop keeps going.
+        cli::interrupt::quiet_on_closed_pipe();
+    }
     let result = match args.first().map(String::as_str) {
         None => engine::run(),
         Some("--help" | "-h" | "help") => {

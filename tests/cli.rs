@@ -165,3 +165,25 @@ fn fen_show_draws_the_board() {
     let r = run_cli(&["fen", "draw", "4k3/8/8/8/8/8/4P3/4K3 w - -"]);
     assert_eq!(r.status, Some(2));
 }
+
+/// `forsyth analyse ... | head -1`: when the reader of stdout has gone,
+/// the command ends as other command line tools do (killed by SIGPIPE,
+/// nothing on stderr), not with a panic about a failed print.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_pipe_ends_the_command_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::BIN)
+        .args(["analyse", "--fen", MATE_IN_2, "--depth", "8"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the read end before the engine writes anything.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(out.status.signal(), Some(13), "{:?}", out.status);
+}

@@ -34,6 +34,10 @@ mod sys {
         }
     }
 
+    /// Unix: SIGPIPE, raised by writing to a pipe whose reader is gone.
+    #[cfg(unix)]
+    pub const SIGPIPE: c_int = 13;
+
     pub fn install() {
         let handler: extern "C" fn(c_int) = on_sigint;
         // SAFETY: the handler has the signature `signal` expects and only
@@ -49,6 +53,17 @@ pub fn install() -> &'static AtomicBool {
     #[cfg(any(unix, windows))]
     sys::install();
     &INTERRUPTED
+}
+
+/// Lets a closed pipe end the process quietly, as it ends other command
+/// line tools (`forsyth analyse ... | head -3`). Rust ignores SIGPIPE, so
+/// `println!` would panic on the failed write instead.
+pub fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default action has no preconditions.
+    unsafe {
+        sys::signal(sys::SIGPIPE, sys::SIG_DFL);
+    }
 }
 
 /// Whether Ctrl-C was pressed since [`install`].
