@@ -1,27 +1,37 @@
 #!/usr/bin/env python3
-"""movestogo_match.py - play two UCI engines against each other at a repeating
-"M moves in S seconds" time control and check that neither loses on time.
+"""clock_match.py - play two UCI engines against each other under a strictly
+enforced clock, optionally with pondering, and check that neither loses on
+time, plays an illegal move or crashes.
 
-GUIs commonly use classical controls such as "40 moves in N seconds, repeating":
-the engine is sent ``go wtime W btime B movestogo K`` and must manage its own
-clock so that it reaches every control in time.  The sudden-death runner in
-/work/shared/tools/match.py (``--tc BASE+INC``) never sends ``movestogo``, so
-this script exercises that code path.  It needs only python-chess.
+Two clocks:
+  * ``--moves M --seconds S``: "M moves in S seconds, repeating".  The engine
+    is sent ``go wtime W btime B movestogo K``.  The clock starts at S seconds;
+    after every M-th move of a side S seconds are added (unused time carries
+    over).  The sudden-death runner in /work/shared/tools/match.py never sends
+    ``movestogo``, so this exercises that code path.
+  * ``--tc BASE+INC``: sudden death with an increment, as match.py plays it
+    (``go wtime W btime B winc I binc I``): the clock starts at BASE seconds
+    and INC seconds are added after each move.
+
+``--ponder NAME`` (repeatable, ``*`` for both) lets that engine ponder: after
+each of its moves it is sent ``go ponder`` on the position after its expected
+reply, and ``ponderhit`` when the opponent plays that reply (``stop`` and a
+fresh ``go`` otherwise).  This is python-chess's ``play(..., ponder=True)``.
+
+The time of a move runs from the moment the runner writes ``go`` (or
+``ponderhit``) until it reads ``bestmove``; if it is more than the time left
+(plus --timemargin) the mover loses on time.  Time spent pondering, and the
+bestmove of a ponder search that was stopped, are not counted.
 
 Example::
 
-    movestogo_match.py --engine forsyth=target/release/forsyth \\
+    clock_match.py --engine forsyth=target/release/forsyth \\
         --engine sf=/usr/games/stockfish --option '*:Hash=16' --option '*:Threads=1' \\
         --moves 40 --seconds 2 --games 6 --concurrency 1 \\
-        --openings /work/shared/tools/openings-small.epd --pgn out.pgn --json out.json
+        --openings ../shared/data/openings/8moves_v3.epd --pgn out.pgn --json out.json
 
-Clock (per side, counted over that side's own moves in the game):
-  * the clock starts at S seconds;
-  * before each move the engine gets ``movestogo = M - (moves made % M)``;
-  * the move's wall time, from the moment the runner writes ``go`` until it
-    reads ``bestmove``, is subtracted; if it is more than the time left
-    (plus --timemargin) the mover loses on time;
-  * after every M-th move of a side S seconds are added (unused time carries over).
+    clock_match.py --engine forsyth=target/release/forsyth --engine eth=/usr/games/ethereal-chess \\
+        --option forsyth:Threads=2 --option '*:Hash=16' --tc 5+0.05 --ponder '*' --games 200
 
 Other faults: an illegal, null or unparsable bestmove loses ("illegal move");
 an engine that dies or breaks the protocol loses ("crash").  Games also end by
@@ -29,8 +39,9 @@ checkmate, stalemate, insufficient material, the fifty-move rule, threefold
 repetition, or (optional) resign/draw adjudication on the engines' scores.
 
 The summary gives W/D/L for the first engine and, per engine, the number of
-time forfeits, illegal moves and crashes, and the "closest call": the least
-time left on that engine's clock after any of its moves (before a top-up).
+time forfeits, illegal moves and crashes, the number of ponderhits, and the
+"closest call": the least time left on that engine's clock after any of its
+moves (before the top-up or increment).
 
 Exit status: 0 when the match was played (whatever the engines did), 1 when an
 engine could not be started or configured, 2 for bad arguments, 130 when
@@ -58,7 +69,7 @@ try:
     import chess.engine
     import chess.pgn
 except ImportError:  # pragma: no cover
-    sys.exit("movestogo_match.py needs python-chess (pip install chess)")
+    sys.exit("clock_match.py needs python-chess (pip install chess)")
 
 STARTUP_SECONDS = 20.0     # engine start, uciok, option setting, isready
 QUIT_SECONDS = 1.0         # grace for "quit" before the process is killed
@@ -80,12 +91,14 @@ class Player:
     argv: list[str]
     forced: dict[str, str] = field(default_factory=dict)     # NAME:OPT=VALUE, must exist
     wildcard: dict[str, str] = field(default_factory=dict)   # *:OPT=VALUE, set where it exists
+    ponder: bool = False                                      # --ponder NAME or '*'
 
 
 def make_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         description="Match two UCI engines at a repeating 'M moves in S seconds' control "
-                    "(go wtime/btime/movestogo), enforcing the clock strictly.")
+                    "(go wtime/btime/movestogo) or at BASE+INC, enforcing the clock strictly, "
+                    "optionally with pondering.")
     ap.add_argument("--engine", action="append", default=[], required=True, metavar="NAME=CMD",
                     help="engine name and command line (shell quoting allowed); give it twice")
     ap.add_argument("--option", action="append", default=[], metavar="NAME:OPT=VALUE",
@@ -93,6 +106,10 @@ def make_parser() -> argparse.ArgumentParser:
     ap.add_argument("--moves", type=int, default=40, metavar="M", help="moves per control (default 40)")
     ap.add_argument("--seconds", type=float, default=2.0, metavar="S",
                     help="seconds added for every M moves, also the starting clock (default 2)")
+    ap.add_argument("--tc", metavar="BASE+INC",
+                    help="sudden death with increment instead of --moves/--seconds, e.g. 5+0.05")
+    ap.add_argument("--ponder", action="append", default=[], metavar="NAME",
+                    help="let engine NAME ponder ('*' = both; repeatable)")
     ap.add_argument("--games", type=int, default=2, metavar="N",
                     help="number of games; games 2i and 2i+1 share an opening with colours reversed (default 2)")
     ap.add_argument("--concurrency", type=int, default=1, metavar="K", help="games played at once (default 1)")
@@ -144,7 +161,28 @@ def read_players(args: argparse.Namespace, ap: argparse.ArgumentParser) -> list[
         if not match:
             ap.error(f"--option {item!r}: there is no engine called {who!r}")
         match[0].forced[opt] = value.strip()
+    for who in args.ponder:
+        match = [p for p in players if who in ("*", p.name)]
+        if not match:
+            ap.error(f"--ponder {who!r}: there is no engine called {who!r}")
+        for p in match:
+            if opt_named(p, "ponder"):
+                ap.error(f"--ponder {who!r}: do not also set the Ponder option, --ponder sets it")
+            p.ponder = True
     return players
+
+
+def opt_named(p: Player, name: str) -> bool:
+    return any(o.lower() == name for o in (*p.forced, *p.wildcard))
+
+
+def parse_tc(text: str) -> tuple[float, float]:
+    """'5+0.05' -> (5.0, 0.05); raises ValueError."""
+    base, plus, inc = text.partition("+")
+    b, i = float(base), float(inc) if plus else 0.0
+    if not (b > 0 and i >= 0 and math.isfinite(b) and math.isfinite(i)):
+        raise ValueError(f"--tc {text!r}: need BASE > 0 and INC >= 0")
+    return b, i
 
 
 def read_openings(path: str, seed: Optional[int]) -> list[tuple[str, chess.Board]]:
@@ -178,20 +216,29 @@ def read_openings(path: str, seed: Optional[int]) -> list[tuple[str, chess.Board
 # ---------------------------------------------------------------------------
 
 class StampedUci(chess.engine.UciProtocol):
-    """UciProtocol that notes when 'go' is written and when 'bestmove' is read."""
+    """UciProtocol that notes when the clock of a move starts ('go', or
+    'ponderhit' after 'go ponder') and when its 'bestmove' is read.  A 'go
+    ponder' starts no clock, so the bestmove of a stopped ponder search is not
+    taken for the answer to the next move."""
 
     go_at: Optional[float] = None
     bestmove_at: Optional[float] = None
+    armed = False          # a timed search runs: its bestmove stops the clock
+    hit = False            # the clock of the current move was started by 'ponderhit'
 
     def send_line(self, line: str) -> None:
-        if line.startswith("go"):
+        words = line.split()
+        if words[:1] == ["go"] and "ponder" not in words[1:] or words == ["ponderhit"]:
             self.go_at = time.perf_counter()
             self.bestmove_at = None
+            self.armed = True
+            self.hit = words == ["ponderhit"]
         super().send_line(line)
 
     def line_received(self, line: str) -> None:
-        if self.bestmove_at is None and line.split(maxsplit=1)[:1] == ["bestmove"]:
+        if self.armed and line.split(maxsplit=1)[:1] == ["bestmove"]:
             self.bestmove_at = time.perf_counter()
+            self.armed = False
         super().line_received(line)
 
 
@@ -225,6 +272,15 @@ class Seat:
                 config[opt] = value
         self.missing = [o for o in self.player.wildcard if o not in self.uci.options]
         config.update(self.player.forced)
+        # Typed values (16, not "16"): python-chess compares the configured
+        # values with the ones it sent and, on a mismatch, never sends
+        # 'ponderhit' (it stops the ponder search and starts a new one).
+        for opt, value in config.items():
+            if opt in self.uci.options:
+                try:
+                    config[opt] = self.uci.options[opt].parse(value)
+                except chess.engine.EngineError:
+                    pass                    # configure() reports it
         await asyncio.wait_for(self.uci.configure(config), STARTUP_SECONDS)
         await asyncio.wait_for(self.uci.ping(), STARTUP_SECONDS)
 
@@ -232,6 +288,9 @@ class Seat:
         """ucinewgame + isready, before any clock runs."""
         if not self.running():
             await self.open()
+        # A ping ends a ponder search left over from the last game (python-chess
+        # sends 'stop' and waits for its bestmove) before ucinewgame is written.
+        await asyncio.wait_for(self.uci.ping(), STARTUP_SECONDS)
         self.uci.send_line("ucinewgame")
         self.uci.first_game = False      # keep python-chess from sending it again inside play()
         await asyncio.wait_for(self.uci.ping(), STARTUP_SECONDS)
@@ -291,6 +350,7 @@ class Book:
         self.thinking = dict.fromkeys(names, 0.0)
         self.longest = dict.fromkeys(names, 0.0)
         self.topups = dict.fromkeys(names, 0)
+        self.ponderhits = dict.fromkeys(names, 0)
         self.endings: dict[str, int] = {}
 
     def timed_move(self, name: str, used: float, left: float) -> None:
@@ -348,11 +408,17 @@ class Runner:
         self.tasks: list[asyncio.Task] = []
         self.interrupted = False
         self.pgn_out = open(args.pgn, "w", encoding="utf-8") if args.pgn else None
+        self.tc = parse_tc(args.tc) if args.tc else None
         self.t0 = time.monotonic()
 
     @property
     def control(self) -> str:
-        return f"{self.args.moves} moves in {self.args.seconds:g}s, repeating"
+        if self.tc:
+            text = f"{self.tc[0]:g}s + {self.tc[1]:g}s"
+        else:
+            text = f"{self.args.moves} moves in {self.args.seconds:g}s, repeating"
+        pondering = [p.name for p in self.players if p.ponder]
+        return text + (f", ponder on for {', '.join(pondering)}" if pondering else "")
 
     # -- one game -----------------------------------------------------------
 
@@ -361,7 +427,8 @@ class Runner:
         label, start = self.openings[(index // 2) % len(self.openings)]
         names = {chess.WHITE: self.names[index % 2], chess.BLACK: self.names[1 - index % 2]}
         board = start.copy()
-        clock = {chess.WHITE: a.seconds, chess.BLACK: a.seconds}
+        start_clock = self.tc[0] if self.tc else a.seconds
+        clock = {chess.WHITE: start_clock, chess.BLACK: start_clock}
         made = {chess.WHITE: 0, chess.BLACK: 0}
         at_controls: dict[str, list[float]] = {names[chess.WHITE]: [], names[chess.BLACK]: []}
         notes: list[str] = []
@@ -415,15 +482,17 @@ class Runner:
             side = board.turn
             name = names[side]
             seat = seats[name]
-            to_go = a.moves - made[side] % a.moves
+            to_go = None if self.tc else a.moves - made[side] % a.moves
             # Tell the engine whole milliseconds, never more than it really has.
             told = {c: max(math.floor(clock[c] * 1000.0), 1) / 1000.0 for c in (chess.WHITE, chess.BLACK)}
+            inc = self.tc[1] if self.tc else None
             limit = chess.engine.Limit(white_clock=told[chess.WHITE], black_clock=told[chess.BLACK],
-                                       remaining_moves=to_go)
+                                       white_inc=inc, black_inc=inc, remaining_moves=to_go)
             uci = seat.uci
             uci.go_at = uci.bestmove_at = None
+            uci.armed = uci.hit = False
             asked = time.perf_counter()
-            thinking = asyncio.ensure_future(uci.play(board, limit, info=INFO))
+            thinking = asyncio.ensure_future(uci.play(board, limit, info=INFO, ponder=seat.player.ponder))
             while not thinking.done():
                 # The deadline runs from the moment 'go' was written (or from now, until it is).
                 wait = (uci.go_at or asked) + clock[side] + margin + LATE_GRACE - time.perf_counter()
@@ -435,7 +504,7 @@ class Runner:
                 used = time.perf_counter() - (uci.go_at or asked)
                 self.book.timed_move(name, used, clock[side] - used)
                 return await forfeit(side, "time", f"{name} did not answer within its "
-                                     f"{clock[side]:.3f}s (waited {used:.3f}s, movestogo {to_go})")
+                                     f"{clock[side]:.3f}s (waited {used:.3f}s{self.mtg(to_go)})")
             try:
                 reply = thinking.result()
             except chess.engine.EngineTerminatedError as err:
@@ -450,9 +519,10 @@ class Runner:
                 used = uci.bestmove_at - uci.go_at
             left = clock[side] - used
             self.book.timed_move(name, used, left)
+            self.book.ponderhits[name] += uci.hit
             if used > clock[side] + margin:
                 return await forfeit(side, "time", f"{name} used {used:.3f}s with {clock[side]:.3f}s "
-                                     f"on its clock (movestogo {to_go})")
+                                     f"on its clock{self.mtg(to_go)}")
             move = reply.move
             if move is None or not move or move not in board.legal_moves:
                 text = "(none)" if move is None else move.uci()
@@ -461,20 +531,23 @@ class Runner:
             before = clock[side]
             clock[side] = max(left, 0.0)
             made[side] += 1
-            topped = made[side] % a.moves == 0
+            topped = not self.tc and made[side] % a.moves == 0
             if topped:
                 at_controls[name].append(clock[side])
                 clock[side] += a.seconds
                 self.book.topups[name] += 1
+            elif self.tc:
+                clock[side] += self.tc[1]
 
             pov = reply.info.get("score")
             score = pov.pov(side) if pov is not None else None
             cp = None if score is None else score.score(mate_score=MATE_CP)
             depth = reply.info.get("depth", 0)
-            notes.append(f"{fmt_cp(score)}/{depth} {used:.3f}s mtg={to_go} [%clk {fmt_clk(clock[side])}]")
+            mtg = f" mtg={to_go}" if to_go else ""
+            notes.append(f"{fmt_cp(score)}/{depth} {used:.3f}s{mtg} [%clk {fmt_clk(clock[side])}]")
             if a.verbose:
                 print(f"  g{index + 1} {board.fullmove_number:>3}{'.' if side else '...'} "
-                      f"{board.san(move):<7} {name:<10} mtg {to_go:>2}  clock {before:6.3f}s "
+                      f"{board.san(move):<7} {name:<10}{self.mtg(to_go)}  clock {before:6.3f}s "
                       f"- {used:.3f}s = {max(left, 0):6.3f}s" + (f"  +{a.seconds:g}s -> {clock[side]:.3f}s" if topped else ""),
                       flush=True)
             board.push(move)
@@ -482,18 +555,23 @@ class Runner:
             bad[side] = bad[side] + 1 if a.resign_score is not None and cp is not None and cp <= -a.resign_score else 0
             quiet[side] = quiet[side] + 1 if a.draw_score is not None and cp is not None and abs(cp) <= a.draw_score else 0
 
+    @staticmethod
+    def mtg(to_go: Optional[int]) -> str:
+        return f", movestogo {to_go}" if to_go else ""
+
     def save_pgn(self, o: Outcome, start: chess.Board, board: chess.Board, notes: list[str]) -> None:
         if not self.pgn_out:
             return
         g = chess.pgn.Game()
         g.setup(start)
         h = g.headers
-        h["Event"] = f"movestogo_match {self.names[0]} vs {self.names[1]}"
+        h["Event"] = f"clock_match {self.names[0]} vs {self.names[1]}"
         h["Site"] = "?"
         h["Date"] = datetime.date.today().strftime("%Y.%m.%d")
         h["Round"] = str(o.index + 1)
         h["White"], h["Black"], h["Result"] = o.white, o.black, o.result
-        h["TimeControl"] = f"{self.args.moves}/{self.args.seconds:g}"
+        h["TimeControl"] = (f"{self.tc[0]:g}+{self.tc[1]:g}" if self.tc
+                            else f"{self.args.moves}/{self.args.seconds:g}")
         h["Opening"] = o.opening
         h["Termination"] = o.termination
         h["PlyCount"] = str(len(notes))
@@ -550,7 +628,7 @@ class Runner:
     async def run(self) -> int:
         a = self.args
         src = a.openings or "start position"
-        print(f"movestogo_match: {self.names[0]} vs {self.names[1]} | {self.control} | {a.games} games, "
+        print(f"clock_match: {self.names[0]} vs {self.names[1]} | {self.control} | {a.games} games, "
               f"concurrency {a.concurrency} | timemargin {a.timemargin} ms | openings: {src}", flush=True)
         if not await self.check_engines():
             return 1
@@ -585,7 +663,7 @@ class Runner:
             + (" (interrupted)" if self.interrupted else ""),
             f"{first}: W {w}  D {d}  L {l}   score {score:.1%}",
             f"{'Faults (loss by)':<22}{'time forfeit':>13}{'illegal move':>14}{'crash':>7}"
-            f"{'closest call':>15}{'moves':>7}{'avg move':>10}{'longest':>9}",
+            f"{'closest call':>15}{'moves':>7}{'avg move':>10}{'longest':>9}{'ponderhits':>12}",
         ]
         for name in self.names:
             f = b.faults[name]
@@ -593,8 +671,8 @@ class Runner:
             close_s = "-" if close is None else f"{close * 1000:.0f} ms"
             avg = b.thinking[name] / b.moves[name] * 1000 if b.moves[name] else 0.0
             lines.append(f"  {name:<20}{f['time']:>13}{f['illegal']:>14}{f['crash']:>7}{close_s:>15}"
-                         f"{b.moves[name]:>7}{avg:>8.0f}ms{b.longest[name] * 1000:>7.0f}ms")
-        lines.append("(closest call = least time left on the clock after any move, before a top-up)")
+                         f"{b.moves[name]:>7}{avg:>8.0f}ms{b.longest[name] * 1000:>7.0f}ms{b.ponderhits[name]:>12}")
+        lines.append("(closest call = least time left on the clock after any move, before a top-up or increment)")
         lines.append("Endings: " + (", ".join(f"{k} {v}" for k, v in sorted(b.endings.items(), key=lambda kv: -kv[1])) or "-"))
         print("\n".join(lines), flush=True)
         if a.json:
@@ -605,7 +683,9 @@ class Runner:
         data = {
             "engines": [{"name": p.name, "cmd": p.argv, "id": self.ids.get(p.name),
                          "options": {**p.wildcard, **p.forced}} for p in self.players],
-            "control": {"moves": a.moves, "seconds": a.seconds, "repeating": True},
+            "control": ({"base": self.tc[0], "increment": self.tc[1]} if self.tc
+                        else {"moves": a.moves, "seconds": a.seconds, "repeating": True}),
+            "ponder": [p.name for p in self.players if p.ponder],
             "timemargin_ms": a.timemargin,
             "games_requested": a.games,
             "games": len(b.outcomes),
@@ -616,7 +696,8 @@ class Runner:
                               "moves": b.moves[name],
                               "avg_move_ms": round(b.thinking[name] / b.moves[name] * 1000, 1) if b.moves[name] else None,
                               "longest_move_ms": round(b.longest[name] * 1000, 1),
-                              "topups": b.topups[name]}
+                              "topups": b.topups[name],
+                              "ponderhits": b.ponderhits[name]}
                        for name in self.names},
             "endings": b.endings,
             "game_list": [vars(o) for o in sorted(b.outcomes, key=lambda o: o.index)],
@@ -635,6 +716,11 @@ def main(argv: Optional[list[str]] = None) -> int:
             ap.error(f"--{flag.replace('_', '-')} must be at least 1")
     if not args.seconds > 0:
         ap.error("--seconds must be positive")
+    if args.tc:
+        try:
+            parse_tc(args.tc)
+        except ValueError as err:
+            ap.error(str(err) if "--tc" in str(err) else f"--tc {args.tc!r}: expected BASE+INC")
     if args.timemargin < 0:
         ap.error("--timemargin must not be negative")
     if args.random_seed is not None and not args.openings:
