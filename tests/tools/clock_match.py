@@ -592,11 +592,11 @@ class Runner:
                 o = await self.game(index, seats)
                 self.book.add(o)
                 w, d, l = self.book.wdl()
-                controls = "; ".join(f"{n} " + (",".join(f"{x:.2f}" for x in v) or "-")
-                                     for n, v in o.at_controls.items())
+                controls = "" if self.tc else " | left at controls (s): " + "; ".join(
+                    f"{n} " + (",".join(f"{x:.2f}" for x in v) or "-") for n, v in o.at_controls.items())
                 print(f"Game {len(self.book.outcomes):>3}/{self.args.games} (#{o.index + 1} {o.opening}) "
-                      f"{o.white} vs {o.black}: {o.result} {{{o.reason}}} {o.plies} plies | "
-                      f"left at controls (s): {controls} | {self.names[0]} +{w}={d}-{l}", flush=True)
+                      f"{o.white} vs {o.black}: {o.result} {{{o.reason}}} {o.plies} plies"
+                      f"{controls} | {self.names[0]} +{w}={d}-{l}", flush=True)
         finally:
             for s in seats.values():
                 await s.shut()
