@@ -177,11 +177,14 @@ def opt_named(p: Player, name: str) -> bool:
 
 
 def parse_tc(text: str) -> tuple[float, float]:
-    """'5+0.05' -> (5.0, 0.05); raises ValueError."""
+    """'5+0.05' -> (5.0, 0.05); raises ValueError naming the argument."""
     base, plus, inc = text.partition("+")
-    b, i = float(base), float(inc) if plus else 0.0
+    try:
+        b, i = float(base), float(inc) if plus else 0.0
+    except ValueError:
+        b = i = math.nan
     if not (b > 0 and i >= 0 and math.isfinite(b) and math.isfinite(i)):
-        raise ValueError(f"--tc {text!r}: need BASE > 0 and INC >= 0")
+        raise ValueError(f"--tc {text!r}: expected BASE+INC with BASE > 0 and INC >= 0")
     return b, i
 
 
@@ -408,7 +411,7 @@ class Runner:
         self.tasks: list[asyncio.Task] = []
         self.interrupted = False
         self.pgn_out = open(args.pgn, "w", encoding="utf-8") if args.pgn else None
-        self.tc = parse_tc(args.tc) if args.tc else None
+        self.tc: Optional[tuple[float, float]] = args.tc
         self.t0 = time.monotonic()
 
     @property
@@ -718,9 +721,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         ap.error("--seconds must be positive")
     if args.tc:
         try:
-            parse_tc(args.tc)
+            args.tc = parse_tc(args.tc)      # the Runner reads the parsed pair
         except ValueError as err:
-            ap.error(str(err) if "--tc" in str(err) else f"--tc {args.tc!r}: expected BASE+INC")
+            ap.error(str(err))
     if args.timemargin < 0:
         ap.error("--timemargin must not be negative")
     if args.random_seed is not None and not args.openings:
