@@ -106,7 +106,7 @@ def make_parser() -> argparse.ArgumentParser:
     ap.add_argument("--moves", type=int, default=40, metavar="M", help="moves per control (default 40)")
     ap.add_argument("--seconds", type=float, default=2.0, metavar="S",
                     help="seconds added for every M moves, also the starting clock (default 2)")
-    ap.add_argument("--tc", metavar="BASE+INC",
+    ap.add_argument("--tc", type=parse_tc, metavar="BASE+INC",
                     help="sudden death with increment instead of --moves/--seconds, e.g. 5+0.05")
     ap.add_argument("--ponder", action="append", default=[], metavar="NAME",
                     help="let engine NAME ponder ('*' = both; repeatable)")
@@ -177,14 +177,15 @@ def opt_named(p: Player, name: str) -> bool:
 
 
 def parse_tc(text: str) -> tuple[float, float]:
-    """'5+0.05' -> (5.0, 0.05); raises ValueError naming the argument."""
+    """'5+0.05' -> (5.0, 0.05); argparse's type for --tc, so a bad value is
+    refused with the argument's name before anything starts."""
     base, plus, inc = text.partition("+")
     try:
         b, i = float(base), float(inc) if plus else 0.0
     except ValueError:
         b = i = math.nan
     if not (b > 0 and i >= 0 and math.isfinite(b) and math.isfinite(i)):
-        raise ValueError(f"--tc {text!r}: expected BASE+INC with BASE > 0 and INC >= 0")
+        raise argparse.ArgumentTypeError(f"{text!r}: expected BASE+INC with BASE > 0 and INC >= 0")
     return b, i
 
 
@@ -719,11 +720,6 @@ def main(argv: Optional[list[str]] = None) -> int:
             ap.error(f"--{flag.replace('_', '-')} must be at least 1")
     if not args.seconds > 0:
         ap.error("--seconds must be positive")
-    if args.tc:
-        try:
-            args.tc = parse_tc(args.tc)      # the Runner reads the parsed pair
-        except ValueError as err:
-            ap.error(str(err))
     if args.timemargin < 0:
         ap.error("--timemargin must not be negative")
     if args.random_seed is not None and not args.openings:
