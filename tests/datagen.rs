@@ -3,7 +3,8 @@
 //! text files agree record for record, every record is a quiet position
 //! with the result of its own game, a resumed run adds new games after the
 //! old ones, a torn tail from a kill is cut off, and one thread with a
-//! fixed seed writes the same bytes every time.
+//! fixed seed writes the same bytes every time. The last tests hand such
+//! a file to `forsyth tune`.
 
 use forsyth::datagen::Progress;
 use forsyth::datagen::format::{self, GameResult, PackedPosition, RECORD_BYTES};
@@ -279,4 +280,62 @@ fn bad_invocations_fail_without_writing() {
     let output = forsyth(&["datagen", "text", &file(&out, ".bin").to_string_lossy()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("record 0"));
+}
+
+/// `forsyth tune --without` tunes from a datagen file with the named terms
+/// held at zero, and says so in the values file it writes.
+#[test]
+fn tune_without_holds_terms_at_zero() {
+    let dir = Scratch::new("tune");
+    let out = dir.out();
+    datagen(&out, &["--games", "3"]);
+    let bin = file(&out, ".bin");
+    let values = dir.0.join("values.rs");
+    let output = forsyth(&[
+        "tune",
+        "--data",
+        &bin.to_string_lossy(),
+        "--epochs",
+        "2",
+        "--without",
+        "threats,PASSED_FREE",
+        "--out",
+        &values.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let held = "THREAT_BY_PAWN, THREAT_BY_MINOR, THREAT_BY_ROOK, HANGING, PASSED_FREE";
+    assert!(
+        stderr.contains(&format!("held at zero: {held}")),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&values).unwrap();
+    assert!(text.contains(&format!("//! Held at zero (--without): {held}.")));
+    // Each block's values follow its `// NAME` line.
+    let mut block = "";
+    let mut checked = 0;
+    for line in text.lines().map(str::trim) {
+        if let Some(name) = line.strip_prefix("// ") {
+            block = name;
+        } else if line.starts_with("s(") {
+            let cells = line.matches("s(").count();
+            if held.split(", ").any(|b| b == block) {
+                assert_eq!(line.matches("s(0, 0)").count(), cells, "{block}: {line}");
+                checked += cells;
+            } else if block == "MATERIAL" {
+                assert_eq!(line.matches("s(0, 0)").count(), 0, "{line}");
+            }
+        }
+    }
+    assert_eq!(checked, 4 + 5 + 5 + 1 + 8, "every held value seen");
+
+    let output = forsyth(&[
+        "tune",
+        "--data",
+        &bin.to_string_lossy(),
+        "--without",
+        "speed",
+    ]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--without: no term 'speed'"));
 }

@@ -43,6 +43,9 @@ pub struct Options {
     pub threads: usize,
     /// Use at most this many positions (0: all).
     pub limit: usize,
+    /// Parameters held at zero (`--without`): the evaluation without
+    /// those terms, for measuring what a term is worth.
+    pub without: Vec<&'static params::Block>,
 }
 
 pub const USAGE: &str = "\
@@ -50,11 +53,16 @@ Usage:
   forsyth tune --data FILE.bin [--data FILE2.bin ...] [--out PATH]
                [--epochs N] [--batch N] [--lr F] [--lambda F]
                [--init current|material] [--threads N] [--limit N]
+               [--without TERM[,TERM...]]
 
 Fits every evaluation parameter to the positions of `forsyth datagen` files
 (one tenth held out for validation, in runs of whole games) and writes PATH
 (default src/eval/values.rs). Defaults: 30 epochs, batches of 16384, learning rate
-0.5, lambda 1.0 (results only; 0 fits the search scores), 2 threads.";
+0.5, lambda 1.0 (results only; 0 fits the search scores), 2 threads.
+--without holds terms at zero and tunes the rest, to measure a term by
+games: TERM is a block of src/eval/params.rs (PASSED_FREE) or a row of
+the `eval` table (material, placement, mobility, pawns, passed, king,
+pieces, threats, tempo).";
 
 impl Options {
     pub fn parse(args: &[String]) -> Result<Options, String> {
@@ -68,6 +76,7 @@ impl Options {
             from_material: false,
             threads: 2,
             limit: 0,
+            without: Vec::new(),
         };
         let mut it = args.iter();
         while let Some(flag) = it.next() {
@@ -101,6 +110,13 @@ impl Options {
                 },
                 "--threads" => o.threads = (number(value()?)? as usize).clamp(1, 256),
                 "--limit" => o.limit = number(value()?)? as usize,
+                "--without" => {
+                    for term in value()?.split(',').filter(|t| !t.is_empty()) {
+                        let blocks = blocks_named(term)
+                            .ok_or_else(|| format!("--without: no term '{term}'"))?;
+                        o.without.extend(blocks);
+                    }
+                }
                 other => return Err(format!("unknown option '{other}'\n{USAGE}")),
             }
         }
@@ -109,6 +125,25 @@ impl Options {
         }
         Ok(o)
     }
+}
+
+/// The blocks a `--without` term names: a block by its name in
+/// `params.rs` or a row of the `eval` table by its first word, in any case.
+fn blocks_named(term: &str) -> Option<Vec<&'static params::Block>> {
+    let term = term.to_ascii_lowercase();
+    let blocks: Vec<_> = BLOCKS
+        .iter()
+        .filter(|b| {
+            b.name.eq_ignore_ascii_case(&term)
+                || b.group
+                    .name()
+                    .split(' ')
+                    .next()
+                    .map(str::to_ascii_lowercase)
+                    == Some(term.clone())
+        })
+        .collect();
+    (!blocks.is_empty()).then_some(blocks)
 }
 
 /// One position, as the tuner sees it.
@@ -469,6 +504,12 @@ pub fn run(o: &Options) -> Result<Report, String> {
             train.push(i);
         }
     }
+    if valid.is_empty() {
+        eprintln!(
+            "tune: warning: no position held out for validation (one run of 1,024 in ten is), \
+             so its error reads 0"
+        );
+    }
     let current = Params::current();
     let k = fit_k(&data, &train, &current, o.lambda, o.threads);
     let mut p = if o.from_material {
@@ -476,6 +517,17 @@ pub fn run(o: &Options) -> Result<Report, String> {
     } else {
         current.clone()
     };
+    let mut held = vec![false; COUNT];
+    for b in &o.without {
+        let range = b.start..b.start + b.len;
+        held[range.clone()].fill(true);
+        p.mg[range.clone()].fill(0.0);
+        p.eg[range].fill(0.0);
+    }
+    if !o.without.is_empty() {
+        let names: Vec<&str> = o.without.iter().map(|b| b.name).collect();
+        eprintln!("tune: held at zero: {}", names.join(", "));
+    }
     // Measured with the values the engine has now, and with the start.
     let validation_before = mse(&data, &valid, &current, k, o.lambda, o.threads);
     eprintln!(
@@ -520,7 +572,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
             let c1 = 1.0 - beta1.powi(t);
             let c2 = 1.0 - beta2.powi(t);
             for half in 0..2 {
-                for i in 0..COUNT {
+                for i in (0..COUNT).filter(|&i| !held[i]) {
                     let g: f64 = grads
                         .iter()
                         .map(|g| if half == 0 { g.mg[i] } else { g.eg[i] })
@@ -604,6 +656,10 @@ fn write_values(path: &Path, p: &Params, o: &Options, r: &Report) -> Result<(), 
         "//! lambda {}, {} epochs): K = {:.4}, validation error {:.6} before, {:.6} after.",
         o.lambda, o.epochs, r.k, r.validation_before, r.validation_after
     );
+    if !o.without.is_empty() {
+        let names: Vec<&str> = o.without.iter().map(|b| b.name).collect();
+        let _ = writeln!(s, "//! Held at zero (--without): {}.", names.join(", "));
+    }
     let _ = writeln!(s);
     let _ = writeln!(s, "use super::params::COUNT;");
     let _ = writeln!(s, "use super::score::{{Score, s}};");
