@@ -46,6 +46,15 @@ pub struct Params {
     /// score, from this depth on; it widens by half on each failure.
     pub asp_min_depth: i32,
     pub asp_delta: i32,
+    /// Singular extensions: from this depth, with a hash move whose lower
+    /// or exact bound is at most 3 plies shallower; the other moves must
+    /// fail below the hash score minus margin * depth; two plies when they
+    /// fail below that by double_margin more, at most max_doubles times
+    /// on a path.
+    pub se_min_depth: i32,
+    pub se_margin: i32,
+    pub se_double_margin: i32,
+    pub se_max_doubles: i32,
 }
 
 impl Default for Params {
@@ -72,6 +81,10 @@ impl Default for Params {
             iir_min_depth: 4,
             asp_min_depth: 4,
             asp_delta: 25,
+            se_min_depth: 8,
+            se_margin: 2,
+            se_double_margin: 20,
+            se_max_doubles: 6,
         }
     }
 }
