@@ -417,6 +417,24 @@ fn load(files: &[PathBuf], limit: usize) -> Result<Data, String> {
 /// result) pairs by maximum likelihood: P(win | s) = 1 / (1 + exp((a - s) / b)),
 /// and the same for the loss with -s. Returns (a, b).
 pub fn fit_wdl(samples: &[(f64, f32)]) -> (f64, f64) {
+    // The engine's evaluation is a whole number of centipawns: the samples
+    // are counted by (evaluation, result), so that each step of the fit
+    // costs a pass over a few thousand counts, not over every position.
+    let mut counts = std::collections::BTreeMap::<(i64, u8), f64>::new();
+    for &(e, r) in samples {
+        let result = if r > 0.75 {
+            2
+        } else if r < 0.25 {
+            0
+        } else {
+            1
+        };
+        *counts.entry((e.round() as i64, result)).or_default() += 1.0;
+    }
+    let counts: Vec<(f64, u8, f64)> = counts
+        .into_iter()
+        .map(|((e, r), n)| (e as f64, r, n))
+        .collect();
     let log_likelihood = |a: f64, b: f64| -> f64 {
         let ln_p = |x: f64| -> f64 {
             // ln(sigmoid((x - a) / b)), stable for large arguments.
@@ -427,13 +445,13 @@ pub fn fit_wdl(samples: &[(f64, f32)]) -> (f64, f64) {
                 z - z.exp().ln_1p()
             }
         };
-        samples
+        counts
             .iter()
-            .map(|&(e, r)| {
-                let (win, loss) = (r > 0.75, r < 0.25);
+            .map(|&(e, r, n)| {
+                let (win, loss) = (r == 2, r == 0);
                 let lw = if win { ln_p(e) } else { ln_p_not(e, a, b) };
                 let ll = if loss { ln_p(-e) } else { ln_p_not(-e, a, b) };
-                lw + ll
+                n * (lw + ll)
             })
             .sum()
     };
