@@ -114,7 +114,11 @@ impl Options {
                     for term in value()?.split(',').filter(|t| !t.is_empty()) {
                         let blocks = blocks_named(term)
                             .ok_or_else(|| format!("--without: no term '{term}'"))?;
-                        o.without.extend(blocks);
+                        for b in blocks {
+                            if !o.without.iter().any(|held| held.start == b.start) {
+                                o.without.push(b);
+                            }
+                        }
                     }
                 }
                 other => return Err(format!("unknown option '{other}'\n{USAGE}")),
@@ -125,22 +129,26 @@ impl Options {
         }
         Ok(o)
     }
+
+    /// The blocks held at zero, by name, for messages and the values file.
+    fn held_names(&self) -> String {
+        let names: Vec<&str> = self.without.iter().map(|b| b.name).collect();
+        names.join(", ")
+    }
 }
 
 /// The blocks a `--without` term names: a block by its name in
 /// `params.rs` or a row of the `eval` table by its first word, in any case.
 fn blocks_named(term: &str) -> Option<Vec<&'static params::Block>> {
-    let term = term.to_ascii_lowercase();
     let blocks: Vec<_> = BLOCKS
         .iter()
         .filter(|b| {
-            b.name.eq_ignore_ascii_case(&term)
+            b.name.eq_ignore_ascii_case(term)
                 || b.group
                     .name()
                     .split(' ')
                     .next()
-                    .map(str::to_ascii_lowercase)
-                    == Some(term.clone())
+                    .is_some_and(|word| word.eq_ignore_ascii_case(term))
         })
         .collect();
     (!blocks.is_empty()).then_some(blocks)
@@ -543,8 +551,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
         p.eg[range].fill(0.0);
     }
     if !o.without.is_empty() {
-        let names: Vec<&str> = o.without.iter().map(|b| b.name).collect();
-        eprintln!("tune: held at zero: {}", names.join(", "));
+        eprintln!("tune: held at zero: {}", o.held_names());
     }
     // Measured with the values the engine has now, and with the start.
     let validation_before = mse(&data, &valid, &current, k, o.lambda, o.threads);
@@ -675,8 +682,7 @@ fn write_values(path: &Path, p: &Params, o: &Options, r: &Report) -> Result<(), 
         o.lambda, o.epochs, r.k, r.validation_before, r.validation_after
     );
     if !o.without.is_empty() {
-        let names: Vec<&str> = o.without.iter().map(|b| b.name).collect();
-        let _ = writeln!(s, "//! Held at zero (--without): {}.", names.join(", "));
+        let _ = writeln!(s, "//! Held at zero (--without): {}.", o.held_names());
     }
     let _ = writeln!(s);
     let _ = writeln!(s, "use super::params::COUNT;");
