@@ -534,6 +534,25 @@ fn illegal_and_unparsable_moves() {
     assert_eq!(lines[1], "bestmove 0000");
     still_works(&mut e);
 
+    // A FEN refused before it is read (too few fields) leaves no position
+    // either: `go` does not search the one before it.
+    e.replies(&["position startpos moves e2e4"]);
+    let lines = e.replies(&["position fen bad"]);
+    assert_eq!(
+        lines,
+        ["info string error: position: a FEN needs 4 to 6 fields, got 1"]
+    );
+    e.send("go depth 1");
+    let lines = e.read_until("bestmove", TIMEOUT);
+    assert_eq!(
+        lines,
+        [
+            "info string error: go: no position to search (the last position command was refused)",
+            "bestmove 0000"
+        ]
+    );
+    still_works(&mut e);
+
     for bad in ["e2e4 Nf6", "e2e4 e7e5x", "e2e4 0000", "e2e4 e7"] {
         let lines = e.replies(&[&format!("position startpos moves {bad}")]);
         assert_eq!(lines.len(), 1, "{bad}: {lines:?}");

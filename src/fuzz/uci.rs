@@ -182,6 +182,8 @@ pub fn uci_session(data: &[u8]) {
                 go: line.clone(),
                 pos: None,
             }),
+            // A `position` refused by the parser leaves no position.
+            Err(e) if e.command() == Some("position") => game = None,
             _ => {}
         }
         let more = engine.handle_line(&line);

@@ -198,18 +198,24 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 impl ParseError {
-    /// Whether the refused line was a `go` (which still owes a `bestmove`),
-    /// wherever `go` stood on the line.
-    pub fn is_go(&self) -> bool {
+    /// The command of the refused line, where it was one we know.
+    pub fn command(&self) -> Option<&'static str> {
         match self {
             ParseError::Expected { command, .. }
             | ParseError::MissingNumber { command, .. }
             | ParseError::NotANumber { command, .. }
             | ParseError::OutOfRange { command, .. }
-            | ParseError::Internal { command } => *command == "go",
-            ParseError::PerftNotFirst => true,
-            ParseError::UnknownCommand(_) | ParseError::FenFieldCount(_) => false,
+            | ParseError::Internal { command } => Some(command),
+            ParseError::PerftNotFirst => Some("go"),
+            ParseError::FenFieldCount(_) => Some("position"),
+            ParseError::UnknownCommand(_) => None,
         }
+    }
+
+    /// Whether the refused line was a `go` (which still owes a `bestmove`),
+    /// wherever `go` stood on the line.
+    pub fn is_go(&self) -> bool {
+        self.command() == Some("go")
     }
 }
 

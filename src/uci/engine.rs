@@ -322,6 +322,11 @@ impl UciEngine {
                     self.pool.stop();
                     self.pool.wait();
                 }
+                // As in `set_position`: a refused `position` leaves no
+                // position, so that `go` cannot search the one before it.
+                if e.command() == Some("position") {
+                    self.game = None;
+                }
                 self.out.error(e);
                 // A `go` that cannot be understood still gets its answer.
                 if is_go {
