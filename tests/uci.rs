@@ -50,6 +50,20 @@ fn still_works(e: &mut Engine) {
     assert!(s.error_lines().is_empty(), "{:?}", s.lines);
 }
 
+/// After a refused `position`, `go` searches nothing: one error line and
+/// `bestmove 0000`.
+fn go_answers_no_position(e: &mut Engine) {
+    e.send("go depth 1");
+    let lines = e.read_until("bestmove", TIMEOUT);
+    assert_eq!(
+        lines,
+        [
+            "info string error: go: no position to search (the last position command was refused)",
+            "bestmove 0000"
+        ]
+    );
+}
+
 fn max_depth(s: &Search) -> u64 {
     s.lines
         .iter()
@@ -485,15 +499,7 @@ fn malformed_fen() {
         "{lines:?}"
     );
     // go answers without searching the old position.
-    e.send("go depth 1");
-    let lines = e.read_until("bestmove", TIMEOUT);
-    assert_eq!(
-        lines,
-        [
-            "info string error: go: no position to search (the last position command was refused)",
-            "bestmove 0000"
-        ]
-    );
+    go_answers_no_position(&mut e);
     // Too few fields: refused by the parser.
     let lines = e.replies(&["position fen 8/8/8/8/8/8/8/K6k w"]);
     assert_eq!(
@@ -527,11 +533,7 @@ fn illegal_and_unparsable_moves() {
           rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
         ]
     );
-    e.send("go depth 1");
-    let lines = e.read_until("bestmove", TIMEOUT);
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    assert!(lines[0].starts_with("info string error: "));
-    assert_eq!(lines[1], "bestmove 0000");
+    go_answers_no_position(&mut e);
     still_works(&mut e);
 
     // A FEN refused before it is read (too few fields) leaves no position
@@ -542,15 +544,7 @@ fn illegal_and_unparsable_moves() {
         lines,
         ["info string error: position: a FEN needs 4 to 6 fields, got 1"]
     );
-    e.send("go depth 1");
-    let lines = e.read_until("bestmove", TIMEOUT);
-    assert_eq!(
-        lines,
-        [
-            "info string error: go: no position to search (the last position command was refused)",
-            "bestmove 0000"
-        ]
-    );
+    go_answers_no_position(&mut e);
     still_works(&mut e);
 
     for bad in ["e2e4 Nf6", "e2e4 e7e5x", "e2e4 0000", "e2e4 e7"] {
