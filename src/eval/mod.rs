@@ -29,17 +29,59 @@ use crate::chess::{Bitboard, Color, PieceType, Position, Square, attacks};
 use params::*;
 pub use score::{Score, s};
 use tables::*;
-use values::VALUES;
+use values::{DANGER_EG, PHASE_WEIGHTS, SCALES, VALUES};
 
-/// Phase weight by piece type; 24 is a full board of minors and majors.
-const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-pub const MAX_PHASE: i32 = 24;
+/// The phase of a full board of minors and majors; each knight, bishop,
+/// rook and queen adds its weight (`values::PHASE_WEIGHTS`, learned), and
+/// the sum is capped here. The unit is fine enough that learned weights
+/// need no rounding worth the name (a minor of the hand-set scale is 10).
+pub const MAX_PHASE: i32 = 240;
 /// The endgame half is multiplied by scale / FULL_SCALE.
 pub const FULL_SCALE: i32 = 128;
 /// King danger `d` (units) costs `d * d / DANGER_MG_DIV` in the
-/// middlegame and `d / DANGER_EG_DIV` in the endgame.
+/// middlegame and `d * values::DANGER_EG / DANGER_MG_DIV` in the endgame.
+/// The divisor is the unit of danger, not a choice: the units are
+/// learned, and scaling them all by c scales the middlegame cost by c².
 pub const DANGER_MG_DIV: i32 = 1024;
-pub const DANGER_EG_DIV: i32 = 16;
+
+/// The drawish endings whose endgame half is scaled down, each by its own
+/// learned factor (`values::SCALES`, out of FULL_SCALE).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// No pawns for the stronger side, at most a minor piece ahead, and
+    /// less than a rook (KNK, KBK, KNKB).
+    BareMinor = 0,
+    /// No pawns for the stronger side, at most a minor piece ahead
+    /// (KRKB, KRKN, KRNKR).
+    PawnlessMinorUp = 1,
+    /// Opposite-coloured bishops and pawns only.
+    OppositeBishops = 2,
+    /// Opposite-coloured bishops with other pieces.
+    OppositeBishopsAndPieces = 3,
+    /// Rook and pawns each, at most a pawn ahead, all pawns on one wing.
+    RookOneWing = 4,
+}
+
+impl Ending {
+    pub const COUNT: usize = 5;
+    pub const ALL: [Ending; Ending::COUNT] = [
+        Ending::BareMinor,
+        Ending::PawnlessMinorUp,
+        Ending::OppositeBishops,
+        Ending::OppositeBishopsAndPieces,
+        Ending::RookOneWing,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::BareMinor => "bare minor",
+            Ending::PawnlessMinorUp => "pawnless, a minor up",
+            Ending::OppositeBishops => "opposite bishops",
+            Ending::OppositeBishopsAndPieces => "opposite bishops and pieces",
+            Ending::RookOneWing => "rooks, pawns on one wing",
+        }
+    }
+}
 
 /// Receives the features of a position.
 pub trait Accumulator {
@@ -79,7 +121,7 @@ impl Accumulator for Scorer {
 /// The penalty for `units` of danger against a king.
 pub fn king_danger(units: i32) -> Score {
     let d = units.max(0);
-    s(-(d * d / DANGER_MG_DIV), -(d / DANGER_EG_DIV))
+    s(-(d * d / DANGER_MG_DIV), -(d * DANGER_EG / DANGER_MG_DIV))
 }
 
 /// What the evaluation knows beyond the features: phase and scale.
@@ -213,7 +255,7 @@ pub fn features(pos: &Position, acc: &mut impl Accumulator) -> Shape {
                 let rel = relative(side, sq);
                 acc.add(side, MATERIAL + k, 1);
                 acc.add(side, PST + 64 * k + rel.index(), 1);
-                phase += PHASE[k];
+                phase += PHASE_WEIGHTS[k - 1];
                 let att = attacks::piece(kind, sq, occ);
                 maps.attack(side, kind, att);
                 let mobility = (att & area).count() as usize;
@@ -400,6 +442,12 @@ fn threats(pos: &Position, maps: &Maps, side: Color, acc: &mut impl Accumulator)
 /// How much of the endgame half survives, given its sign: endings the
 /// stronger side cannot usually win are scaled down.
 pub fn scale(pos: &Position, eg: i32) -> i32 {
+    ending(pos, eg).map_or(FULL_SCALE, |e| SCALES[e as usize])
+}
+
+/// Which drawish ending, if any, the position is, given the sign of the
+/// endgame half (which names the stronger side).
+pub fn ending(pos: &Position, eg: i32) -> Option<Ending> {
     let strong = if eg > 0 { Color::White } else { Color::Black };
     let weak = strong.flip();
     let npm = |c: Color| {
@@ -417,7 +465,11 @@ pub fn scale(pos: &Position, eg: i32) -> i32 {
     let strong_pawns = pos.pieces(strong, PieceType::Pawn).count();
     // Without pawns, a minor piece more is not enough to win (KNK, KRKB...).
     if strong_pawns == 0 && strong_npm - weak_npm <= 3 {
-        return if strong_npm < 5 { 0 } else { FULL_SCALE / 8 };
+        return Some(if strong_npm < 5 {
+            Ending::BareMinor
+        } else {
+            Ending::PawnlessMinorUp
+        });
     }
     let only = |c: Color, kind: PieceType| {
         pos.pieces(c, kind).count() == 1
@@ -432,12 +484,13 @@ pub fn scale(pos: &Position, eg: i32) -> i32 {
     if bishops_w.count() == 1 && bishops_b.count() == 1 {
         let dark = |b: Bitboard| (b & Bitboard::DARK_SQUARES).any();
         if dark(bishops_w) != dark(bishops_b) {
-            return if only(Color::White, PieceType::Bishop) && only(Color::Black, PieceType::Bishop)
-            {
-                FULL_SCALE / 2
-            } else {
-                FULL_SCALE * 3 / 4
-            };
+            return Some(
+                if only(Color::White, PieceType::Bishop) && only(Color::Black, PieceType::Bishop) {
+                    Ending::OppositeBishops
+                } else {
+                    Ending::OppositeBishopsAndPieces
+                },
+            );
         }
     }
     // Rook endings a pawn up with all pawns on one wing are mostly drawn.
@@ -446,10 +499,10 @@ pub fn scale(pos: &Position, eg: i32) -> i32 {
         let weak_pawns = pos.pieces(weak, PieceType::Pawn).count();
         let one_wing = (pawns & QUEENSIDE).is_empty() || (pawns & KINGSIDE).is_empty();
         if strong_pawns <= weak_pawns + 1 && one_wing {
-            return FULL_SCALE * 3 / 4;
+            return Some(Ending::RookOneWing);
         }
     }
-    FULL_SCALE
+    None
 }
 
 /// Squares attacked by `side`'s pawns towards the east and the west.
@@ -554,8 +607,9 @@ pub fn trace(pos: &Position) -> String {
         table.danger[0].max(0),
         table.danger[1].max(0)
     ));
+    let which = ending(pos, total.eg()).map_or(String::new(), |e| format!(" ({})", e.name()));
     out.push_str(&format!(
-        "Phase {}/{MAX_PHASE}, endgame scale {}/{FULL_SCALE}\n",
+        "Phase {}/{MAX_PHASE}, endgame scale {}/{FULL_SCALE}{which}\n",
         shape.phase, shape.scale
     ));
     out.push_str(&format!(

@@ -73,7 +73,7 @@ fn start_position_is_level_but_for_tempo() {
         taper(
             tempo,
             Shape {
-                phase: 24,
+                phase: MAX_PHASE,
                 scale: FULL_SCALE
             }
         )
@@ -113,21 +113,40 @@ fn features_are_found() {
 }
 
 #[test]
-fn drawish_endings_are_scaled() {
+fn drawish_endings_are_recognised_and_scaled() {
+    let case = |fen: &str| ending(&pos(fen), 100);
     // KNK and KBK: nothing to win with.
-    assert_eq!(scale(&pos("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"), 100), 0);
-    assert_eq!(scale(&pos("8/8/4k3/8/8/3BK3/8/8 w - - 0 1"), 100), 0);
-    // Opposite-coloured bishops alone.
     assert_eq!(
-        scale(&pos("8/5p2/4kb2/8/1P6/3BK3/P7/8 w - - 0 1"), 100),
-        FULL_SCALE / 2
+        case("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"),
+        Some(Ending::BareMinor)
+    );
+    assert_eq!(
+        case("8/8/4k3/8/8/3BK3/8/8 w - - 0 1"),
+        Some(Ending::BareMinor)
+    );
+    // KRKB.
+    assert_eq!(
+        case("8/8/4k3/4b3/8/3RK3/8/8 w - - 0 1"),
+        Some(Ending::PawnlessMinorUp)
+    );
+    // Opposite-coloured bishops alone, and with a rook each.
+    assert_eq!(
+        case("8/5p2/4kb2/8/1P6/3BK3/P7/8 w - - 0 1"),
+        Some(Ending::OppositeBishops)
+    );
+    assert_eq!(
+        case("r7/5p2/4kb2/8/1P6/3BK3/P7/7R w - - 0 1"),
+        Some(Ending::OppositeBishopsAndPieces)
     );
     // KRP v KR with the pawn on one wing.
     assert_eq!(
-        scale(&pos("8/8/4k3/8/6P1/4K3/r7/7R w - - 0 1"), 100),
-        FULL_SCALE * 3 / 4
+        case("8/8/4k3/8/6P1/4K3/r7/7R w - - 0 1"),
+        Some(Ending::RookOneWing)
     );
     // A queen up is a queen up.
+    assert_eq!(case("8/8/4k3/8/8/3QK3/8/8 w - - 0 1"), None);
+    let p = pos("8/5p2/4kb2/8/1P6/3BK3/P7/8 w - - 0 1");
+    assert_eq!(scale(&p, 100), SCALES[Ending::OppositeBishops as usize]);
     assert_eq!(
         scale(&pos("8/8/4k3/8/8/3QK3/8/8 w - - 0 1"), 100),
         FULL_SCALE

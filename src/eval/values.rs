@@ -127,6 +127,14 @@ pub static VALUES: [Score; COUNT] = [
     s(16, 11),
 ];
 
+/// The shape around the values (see `eval/mod.rs`), learned with them.
+/// Phase weight of a knight, bishop, rook, queen (a full board is 240).
+pub const PHASE_WEIGHTS: [i32; 4] = [10, 10, 20, 40];
+/// Endgame cost of king danger, per DANGER_MG_DIV units.
+pub const DANGER_EG: i32 = 64;
+/// Endgame scale of each drawish ending (`eval::Ending`), out of 128.
+pub const SCALES: [i32; 5] = [0, 16, 64, 96, 96];
+
 /// The win/draw/loss model (see `wdl.rs`), fitted with the values.
 pub const WDL_A: f64 = 162.2;
 pub const WDL_B: f64 = 136.0;

@@ -9,20 +9,26 @@
 //! function the engine computes, up to integer rounding:
 //!
 //! ```text
-//! E = (mg * phase + eg * scale/128 * (24 - phase)) / 24
+//! E = mg * phase + eg * scale * (1 - phase)
 //! mg, eg = sum of count * value (White minus Black)
 //!          - danger(White's king) + danger(Black's king)
-//! danger(d) = (d * d / 1024, d / 16) with d = max(0, sum of count * units)
+//! danger(d) = (d * d / 1024, d * c / 1024) with d = max(0, sum of count * units)
+//! phase = min(240, sum of pieces * weight) / 240
+//! scale = SCALES[ending] / 128 in a drawish ending, else 1
 //! prediction = 1 / (1 + exp(-K * E / 400))
 //! ```
 //!
-//! The scale of drawish endings is taken from the starting values and kept.
+//! The shape is learned with the values: the phase weights of the four
+//! piece kinds, the endgame cost `c` of danger and the scale of each
+//! drawish ending (`values::PHASE_WEIGHTS`, `DANGER_EG`, `SCALES`). Which
+//! ending a position is (and so which side is stronger) is decided once,
+//! with the starting values.
 
-use crate::chess::{Color, Position};
+use crate::chess::{Color, PieceType, Position};
 use crate::datagen::format::{self, PackedPosition};
 use crate::eval::params::{self, BLOCKS, COUNT, DANGER_END, DANGER_START};
-use crate::eval::values::VALUES;
-use crate::eval::{self, Accumulator, DANGER_EG_DIV, DANGER_MG_DIV, FULL_SCALE, MAX_PHASE};
+use crate::eval::values::{DANGER_EG, PHASE_WEIGHTS, SCALES, VALUES};
+use crate::eval::{self, Accumulator, DANGER_MG_DIV, Ending, FULL_SCALE, MAX_PHASE};
 use crate::rng::Rng;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -46,6 +52,9 @@ pub struct Options {
     /// Parameters held at zero (`--without`): the evaluation without
     /// those terms, for measuring what a term is worth.
     pub without: Vec<&'static params::Block>,
+    /// Hold the shape (phase weights, danger's endgame cost, ending
+    /// scales) at its starting values.
+    pub keep_shape: bool,
 }
 
 pub const USAGE: &str = "\
@@ -53,7 +62,7 @@ Usage:
   forsyth tune --data FILE.bin [--data FILE2.bin ...] [--out PATH]
                [--epochs N] [--batch N] [--lr F] [--lambda F]
                [--init current|material] [--threads N] [--limit N]
-               [--without TERM[,TERM...]]
+               [--without TERM[,TERM...]] [--keep-shape]
 
 Fits every evaluation parameter to the positions of `forsyth datagen` files
 (one tenth held out for validation, in runs of whole games) and writes PATH
@@ -62,7 +71,9 @@ Fits every evaluation parameter to the positions of `forsyth datagen` files
 --without holds terms at zero and tunes the rest, to measure a term by
 games: TERM is a block of src/eval/params.rs (PASSED_FREE) or a row of
 the `eval` table (material, placement, mobility, pawns, passed, king,
-pieces, threats, tempo).";
+pieces, threats, tempo). --keep-shape holds the shape (phase weights,
+the endgame cost of king danger, the scales of drawish endings) at its
+starting values.";
 
 impl Options {
     pub fn parse(args: &[String]) -> Result<Options, String> {
@@ -77,6 +88,7 @@ impl Options {
             threads: 2,
             limit: 0,
             without: Vec::new(),
+            keep_shape: false,
         };
         let mut it = args.iter();
         while let Some(flag) = it.next() {
@@ -110,6 +122,7 @@ impl Options {
                 },
                 "--threads" => o.threads = (number(value()?)? as usize).clamp(1, 256),
                 "--limit" => o.limit = number(value()?)? as usize,
+                "--keep-shape" => o.keep_shape = true,
                 "--without" => {
                     for term in value()?.split(',').filter(|t| !t.is_empty()) {
                         let blocks = blocks_named(term)
@@ -160,9 +173,10 @@ struct Entry {
     linear: (u32, u32),
     /// Ranges of the danger units against White's and Black's king.
     danger: [(u32, u32); 2],
-    /// Middlegame and endgame weights of the taper (sum to at most 1).
-    mg_weight: f32,
-    eg_weight: f32,
+    /// Knights, bishops, rooks and queens on the board, for the phase.
+    pieces: [u8; 4],
+    /// The drawish ending (`Ending as u8`), or NO_ENDING.
+    ending: u8,
     result: f32,
     score: f32,
 }
@@ -203,8 +217,12 @@ impl Data {
         rec.linear.resize(COUNT, 0);
         rec.danger[0].clear();
         rec.danger[1].clear();
-        let shape = eval::features(pos, rec);
-        let scale = eval::scale(pos, current_eg(rec));
+        eval::features(pos, rec);
+        let ending = eval::ending(pos, current_eg(rec)).map_or(NO_ENDING, |e| e as u8);
+        let mut pieces = [0u8; 4];
+        for (k, n) in pieces.iter_mut().enumerate() {
+            *n = pos.kind(PIECE_KINDS[k]).count() as u8;
+        }
         let start = self.linear.len() as u32;
         for (i, &n) in rec.linear.iter().enumerate() {
             if n != 0 {
@@ -217,12 +235,11 @@ impl Data {
             self.danger.extend_from_slice(units);
             *range = (s, self.danger.len() as u32);
         }
-        let phase = shape.phase as f32 / MAX_PHASE as f32;
         self.entries.push(Entry {
             linear: (start, self.linear.len() as u32),
             danger,
-            mg_weight: phase,
-            eg_weight: (1.0 - phase) * scale as f32 / FULL_SCALE as f32,
+            pieces,
+            ending,
             result,
             score: score as f32,
         });
@@ -243,33 +260,64 @@ fn current_eg(rec: &Recorder) -> i32 {
             .iter()
             .map(|&(p, n)| VALUES[p as usize].mg() * n as i32)
             .sum();
-        eg += sign * (d.max(0) / DANGER_EG_DIV);
+        eg += sign * (d.max(0) * DANGER_EG / DANGER_MG_DIV);
     }
     eg
 }
 
-/// Parameters as floats: middlegame and endgame halves.
+/// The kinds whose weights make the phase, in `PHASE_WEIGHTS` order.
+const PIECE_KINDS: [PieceType; 4] = [
+    PieceType::Knight,
+    PieceType::Bishop,
+    PieceType::Rook,
+    PieceType::Queen,
+];
+/// `Entry::ending` of a position that is not a drawish ending.
+const NO_ENDING: u8 = u8::MAX;
+
+/// Where the shape's numbers sit in `Params::shape`.
+const SHAPE_PHASE: usize = 0;
+const SHAPE_DANGER_EG: usize = 4;
+const SHAPE_SCALES: usize = 5;
+const SHAPE_COUNT: usize = SHAPE_SCALES + Ending::COUNT;
+
+/// Parameters as floats: middlegame and endgame halves, and the shape in
+/// the engine's units (phase weights of 240, danger per 1024 units,
+/// scales of 128).
 #[derive(Clone)]
 struct Params {
     mg: Vec<f64>,
     eg: Vec<f64>,
+    shape: Vec<f64>,
 }
 
 impl Params {
+    fn zero() -> Params {
+        Params {
+            mg: vec![0.0; COUNT],
+            eg: vec![0.0; COUNT],
+            shape: vec![0.0; SHAPE_COUNT],
+        }
+    }
+
     fn current() -> Params {
+        let mut shape: Vec<f64> = PHASE_WEIGHTS.iter().map(|&w| w as f64).collect();
+        shape.push(DANGER_EG as f64);
+        shape.extend(SCALES.iter().map(|&x| x as f64));
         Params {
             mg: VALUES.iter().map(|v| v.mg() as f64).collect(),
             eg: VALUES.iter().map(|v| v.eg() as f64).collect(),
+            shape,
         }
     }
 
     /// Plain material (100, 300, 300, 500, 900) and zero everywhere else,
     /// but for one danger unit per attacker so that the danger is alive.
+    /// The shape starts neutral: every piece weighs the same in the phase
+    /// (a full board is 14 pieces), danger costs nothing in the endgame
+    /// and no ending is scaled.
     fn material() -> Params {
-        let mut p = Params {
-            mg: vec![0.0; COUNT],
-            eg: vec![0.0; COUNT],
-        };
+        let mut p = Params::zero();
         for (i, v) in [100.0, 300.0, 300.0, 500.0, 900.0].iter().enumerate() {
             p.mg[params::MATERIAL + i] = *v;
             p.eg[params::MATERIAL + i] = *v;
@@ -277,7 +325,20 @@ impl Params {
         for k in 0..4 {
             p.mg[params::DANGER_ATTACKER + k] = 1.0;
         }
+        p.shape[SHAPE_PHASE..SHAPE_PHASE + 4].fill(MAX_PHASE as f64 / 14.0);
+        p.shape[SHAPE_SCALES..].fill(FULL_SCALE as f64);
         p
+    }
+
+    /// Keeps the shape where the engine can use it: weights and the
+    /// danger cost not negative, scales between nothing and all.
+    fn clamp_shape(&mut self) {
+        for w in &mut self.shape[..SHAPE_SCALES] {
+            *w = w.max(0.0);
+        }
+        for x in &mut self.shape[SHAPE_SCALES..] {
+            *x = x.clamp(0.0, FULL_SCALE as f64);
+        }
     }
 }
 
@@ -293,20 +354,48 @@ fn danger_units(data: &Data, range: (u32, u32), p: &Params) -> f64 {
         .sum::<f64>()
 }
 
-/// The evaluation of entry `e` in centipawns, White's point of view.
-fn evaluate(data: &Data, e: &Entry, p: &Params) -> f64 {
+/// The taper of entry `e`: (phase, whether the phase is below its cap,
+/// the endgame scale), phase and scale as fractions.
+fn taper(e: &Entry, p: &Params) -> (f64, bool, f64) {
+    let sum: f64 = (0..4)
+        .map(|k| p.shape[SHAPE_PHASE + k] * e.pieces[k] as f64)
+        .sum();
+    let capped = sum >= MAX_PHASE as f64;
+    let phase = sum.min(MAX_PHASE as f64) / MAX_PHASE as f64;
+    let scale = if e.ending == NO_ENDING {
+        1.0
+    } else {
+        p.shape[SHAPE_SCALES + e.ending as usize] / FULL_SCALE as f64
+    };
+    (phase, !capped, scale)
+}
+
+/// The middlegame and endgame halves of entry `e` (White minus Black,
+/// danger included), and the positive danger against White's and
+/// Black's king.
+fn halves(data: &Data, e: &Entry, p: &Params) -> (f64, f64, [f64; 2]) {
     let mut mg = 0.0;
     let mut eg = 0.0;
     for &(i, n) in &data.linear[e.linear.0 as usize..e.linear.1 as usize] {
         mg += p.mg[i as usize] * n as f64;
         eg += p.eg[i as usize] * n as f64;
     }
+    let mut danger = [0.0; 2];
+    let div = DANGER_MG_DIV as f64;
     for (side, sign) in [(0, -1.0), (1, 1.0)] {
         let d = danger_units(data, e.danger[side], p).max(0.0);
-        mg += sign * d * d / DANGER_MG_DIV as f64;
-        eg += sign * d / DANGER_EG_DIV as f64;
+        mg += sign * d * d / div;
+        eg += sign * d * p.shape[SHAPE_DANGER_EG] / div;
+        danger[side] = d;
     }
-    mg * e.mg_weight as f64 + eg * e.eg_weight as f64
+    (mg, eg, danger)
+}
+
+/// The evaluation of entry `e` in centipawns, White's point of view.
+fn evaluate(data: &Data, e: &Entry, p: &Params) -> f64 {
+    let (mg, eg, _) = halves(data, e, p);
+    let (phase, _, scale) = taper(e, p);
+    mg * phase + eg * scale * (1.0 - phase)
 }
 
 /// The target of entry `e`: the result blended with the search score.
@@ -358,27 +447,42 @@ fn fit_k(data: &Data, entries: &[usize], p: &Params, lambda: f64, threads: usize
 
 /// Adds the gradient of the squared error of `batch` to `grad`.
 fn gradient(data: &Data, batch: &[usize], p: &Params, k: f64, lambda: f64, grad: &mut Params) {
+    let div = DANGER_MG_DIV as f64;
     for &i in batch {
         let e = &data.entries[i];
-        let pred = sigmoid(k * evaluate(data, e, p) / 400.0);
+        let (mg, eg, danger) = halves(data, e, p);
+        let (phase, below_cap, scale) = taper(e, p);
+        let pred = sigmoid(k * (mg * phase + eg * scale * (1.0 - phase)) / 400.0);
         // d(err^2)/dE, with E in centipawns.
         let de = 2.0 * (pred - target(e, k, lambda)) * pred * (1.0 - pred) * k / 400.0;
-        let (wm, we) = (e.mg_weight as f64 * de, e.eg_weight as f64 * de);
+        let (wm, we) = (phase * de, scale * (1.0 - phase) * de);
         for &(j, n) in &data.linear[e.linear.0 as usize..e.linear.1 as usize] {
             grad.mg[j as usize] += wm * n as f64;
             grad.eg[j as usize] += we * n as f64;
         }
         for (side, sign) in [(0, -1.0), (1, 1.0)] {
             let range = e.danger[side];
-            let d = danger_units(data, range, p);
-            if d < 0.0 {
+            if danger_units(data, range, p) < 0.0 {
                 continue;
             }
-            // d/dunit of (d^2/1024 in mg, d/16 in eg), times the count.
-            let per = sign * (wm * 2.0 * d / DANGER_MG_DIV as f64 + we / DANGER_EG_DIV as f64);
+            let d = danger[side];
+            // d/dunit of (d^2/1024 in mg, d*c/1024 in eg), times the count.
+            let per = sign * (wm * 2.0 * d / div + we * p.shape[SHAPE_DANGER_EG] / div);
             for &(j, n) in &data.danger[range.0 as usize..range.1 as usize] {
                 grad.mg[j as usize] += per * n as f64;
             }
+            grad.shape[SHAPE_DANGER_EG] += sign * we * d / div;
+        }
+        // The shape: dE/dphase = mg - eg * scale, dE/dscale = eg * (1 - phase).
+        if below_cap {
+            let per = (mg - eg * scale) * de / MAX_PHASE as f64;
+            for kind in 0..4 {
+                grad.shape[SHAPE_PHASE + kind] += per * e.pieces[kind] as f64;
+            }
+        }
+        if e.ending != NO_ENDING {
+            grad.shape[SHAPE_SCALES + e.ending as usize] +=
+                eg * (1.0 - phase) * de / FULL_SCALE as f64;
         }
     }
 }
@@ -560,12 +664,13 @@ pub fn run(o: &Options) -> Result<Report, String> {
         mse(&data, &valid, &p, k, o.lambda, o.threads)
     );
 
+    if o.keep_shape {
+        eprintln!("tune: the shape is held at its starting values");
+    }
+
     // Adam.
     let (beta1, beta2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
-    let zero = Params {
-        mg: vec![0.0; COUNT],
-        eg: vec![0.0; COUNT],
-    };
+    let zero = Params::zero();
     let mut m = zero.clone();
     let mut v = zero.clone();
     let mut t = 0i32;
@@ -596,22 +701,23 @@ pub fn run(o: &Options) -> Result<Report, String> {
             let scale = 1.0 / batch.len() as f64;
             let c1 = 1.0 - beta1.powi(t);
             let c2 = 1.0 - beta2.powi(t);
-            for half in 0..2 {
-                for i in (0..COUNT).filter(|&i| !held[i]) {
-                    let g: f64 = grads
-                        .iter()
-                        .map(|g| if half == 0 { g.mg[i] } else { g.eg[i] })
-                        .sum::<f64>()
-                        * scale;
-                    let (pm, pv, pp) = if half == 0 {
-                        (&mut m.mg[i], &mut v.mg[i], &mut p.mg[i])
-                    } else {
-                        (&mut m.eg[i], &mut v.eg[i], &mut p.eg[i])
-                    };
-                    *pm = beta1 * *pm + (1.0 - beta1) * g;
-                    *pv = beta2 * *pv + (1.0 - beta2) * g * g;
-                    *pp -= o.learning_rate * (*pm / c1) / ((*pv / c2).sqrt() + eps);
+            let step = |m: &mut f64, v: &mut f64, x: &mut f64, g: f64| {
+                *m = beta1 * *m + (1.0 - beta1) * g;
+                *v = beta2 * *v + (1.0 - beta2) * g * g;
+                *x -= o.learning_rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+            };
+            for i in (0..COUNT).filter(|&i| !held[i]) {
+                let g: f64 = grads.iter().map(|g| g.mg[i]).sum::<f64>() * scale;
+                step(&mut m.mg[i], &mut v.mg[i], &mut p.mg[i], g);
+                let g: f64 = grads.iter().map(|g| g.eg[i]).sum::<f64>() * scale;
+                step(&mut m.eg[i], &mut v.eg[i], &mut p.eg[i], g);
+            }
+            if !o.keep_shape {
+                for i in 0..SHAPE_COUNT {
+                    let g: f64 = grads.iter().map(|g| g.shape[i]).sum::<f64>() * scale;
+                    step(&mut m.shape[i], &mut v.shape[i], &mut p.shape[i], g);
                 }
+                p.clamp_shape();
             }
         }
         eprintln!(
@@ -628,6 +734,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let rounded = Params {
         mg: p.mg.iter().map(|x| x.round()).collect(),
         eg: p.eg.iter().map(|x| x.round()).collect(),
+        shape: p.shape.iter().map(|x| x.round()).collect(),
     };
     let samples: Vec<(f64, f32)> = train
         .iter()
@@ -648,7 +755,14 @@ pub fn run(o: &Options) -> Result<Report, String> {
         validation_after,
         wdl,
     };
-    write_values(&o.out, &p, o, &report)?;
+    eprintln!(
+        "tune: phase weights (knight, bishop, rook, queen; a full board is {MAX_PHASE}) {:?}, \
+         endgame danger {} per {DANGER_MG_DIV} units, ending scales (of {FULL_SCALE}) {:?}",
+        &rounded.shape[SHAPE_PHASE..SHAPE_PHASE + 4],
+        rounded.shape[SHAPE_DANGER_EG],
+        &rounded.shape[SHAPE_SCALES..]
+    );
+    write_values(&o.out, &rounded, o, &report)?;
     Ok(report)
 }
 
@@ -684,6 +798,12 @@ fn write_values(path: &Path, p: &Params, o: &Options, r: &Report) -> Result<(), 
     if !o.without.is_empty() {
         let _ = writeln!(s, "//! Held at zero (--without): {}.", o.held_names());
     }
+    if o.keep_shape {
+        let _ = writeln!(
+            s,
+            "//! The shape was held at its starting values (--keep-shape)."
+        );
+    }
     let _ = writeln!(s);
     let _ = writeln!(s, "use super::params::COUNT;");
     let _ = writeln!(s, "use super::score::{{Score, s}};");
@@ -710,6 +830,46 @@ fn write_values(path: &Path, p: &Params, o: &Options, r: &Report) -> Result<(), 
     }
     let _ = writeln!(s, "];");
     let _ = writeln!(s);
+    let ints = |r: std::ops::Range<usize>| -> String {
+        let v: Vec<String> = p.shape[r]
+            .iter()
+            .map(|x| format!("{}", x.round() as i32))
+            .collect();
+        v.join(", ")
+    };
+    let _ = writeln!(
+        s,
+        "/// The shape around the values (see `eval/mod.rs`), learned with them."
+    );
+    let _ = writeln!(
+        s,
+        "/// Phase weight of a knight, bishop, rook, queen (a full board is {MAX_PHASE})."
+    );
+    let _ = writeln!(
+        s,
+        "pub const PHASE_WEIGHTS: [i32; 4] = [{}];",
+        ints(SHAPE_PHASE..SHAPE_PHASE + 4)
+    );
+    let _ = writeln!(
+        s,
+        "/// Endgame cost of king danger, per DANGER_MG_DIV units."
+    );
+    let _ = writeln!(
+        s,
+        "pub const DANGER_EG: i32 = {};",
+        p.shape[SHAPE_DANGER_EG].round() as i32
+    );
+    let _ = writeln!(
+        s,
+        "/// Endgame scale of each drawish ending (`eval::Ending`), out of {FULL_SCALE}."
+    );
+    let _ = writeln!(
+        s,
+        "pub const SCALES: [i32; {}] = [{}];",
+        Ending::COUNT,
+        ints(SHAPE_SCALES..SHAPE_COUNT)
+    );
+    let _ = writeln!(s);
     let _ = writeln!(
         s,
         "/// The win/draw/loss model (see `wdl.rs`), fitted with the values."
@@ -729,7 +889,7 @@ mod tests {
     fn tuner_evaluation_matches_the_engine() {
         let mut data = Data::default();
         let mut rec = Recorder::default();
-        let fens = crate::search::bench::POSITIONS;
+        let fens = crate::search::bench::POSITIONS.iter().chain(ENDINGS.iter());
         let p = Params::current();
         for fen in fens {
             let pos = Position::from_fen(fen).expect("bench FEN").0;
@@ -772,24 +932,50 @@ mod tests {
         assert!((fa - a).abs() < 10.0 && (fb - b).abs() < 8.0, "{fa} {fb}");
     }
 
-    /// The gradient agrees with a finite difference of the error.
+    /// Drawish endings of every kind, for the scales' gradients.
+    const ENDINGS: [&str; 5] = [
+        "8/8/4k3/8/8/3NK3/8/8 w - - 0 1",
+        "8/8/4k3/4b3/8/3RK3/8/8 w - - 0 1",
+        "8/5p2/4kb2/8/1P6/3BK3/P7/8 w - - 0 1",
+        "r7/5p2/4kb2/8/1P6/3BK3/P7/7R w - - 0 1",
+        "8/8/4k3/8/6P1/4K3/r7/7R w - - 0 1",
+    ];
+
+    /// The gradient agrees with a finite difference of the error, for
+    /// values of every kind and for every number of the shape.
     #[test]
     fn gradient_matches_finite_differences() {
         let mut data = Data::default();
         let mut rec = Recorder::default();
-        for (i, fen) in crate::search::bench::POSITIONS.iter().enumerate() {
-            let pos = Position::from_fen(fen).expect("bench FEN").0;
+        let fens = crate::search::bench::POSITIONS.iter().chain(ENDINGS.iter());
+        for (i, fen) in fens.enumerate() {
+            let pos = Position::from_fen(fen).expect("test FEN").0;
             data.push(&pos, 0, (i % 3) as f32 / 2.0, &mut rec);
         }
+        let endings: Vec<u8> = data.entries.iter().map(|e| e.ending).collect();
+        for e in Ending::ALL {
+            assert!(endings.contains(&(e as u8)), "no {e:?} in the test data");
+        }
         let all: Vec<usize> = (0..data.entries.len()).collect();
-        let p = Params::current();
+        // Off the kinks: no position at the phase's cap, no scale at
+        // its bounds.
+        let mut p = Params::current();
+        p.shape[..4].copy_from_slice(&[9.3, 9.1, 19.2, 38.7]);
+        p.shape[SHAPE_SCALES..].fill(100.0);
         let k = 1.0;
-        let mut g = Params {
-            mg: vec![0.0; COUNT],
-            eg: vec![0.0; COUNT],
-        };
+        let mut g = Params::zero();
         gradient(&data, &all, &p, k, 1.0, &mut g);
         let n = all.len() as f64;
+        let check = |name: String, numeric: f64, analytic: f64| {
+            assert!(
+                (numeric - analytic).abs() <= 1e-3 * analytic.abs().max(1e-6),
+                "{name}: numeric {numeric}, analytic {analytic}"
+            );
+        };
+        let h = 0.5;
+        let diff = |up: &Params, down: &Params| {
+            (mse(&data, &all, up, k, 1.0, 1) - mse(&data, &all, down, k, 1.0, 1)) / (2.0 * h)
+        };
         for i in [
             params::MATERIAL + 1,
             params::PST + 64 + 27,
@@ -797,19 +983,35 @@ mod tests {
             params::TEMPO,
             params::DANGER_ATTACKER + 3,
         ] {
-            let h = 0.5;
-            let mut up = p.clone();
+            let (mut up, mut down) = (p.clone(), p.clone());
             up.mg[i] += h;
-            let mut down = p.clone();
             down.mg[i] -= h;
-            let numeric =
-                (mse(&data, &all, &up, k, 1.0, 1) - mse(&data, &all, &down, k, 1.0, 1)) / (2.0 * h);
-            let analytic = g.mg[i] / n;
-            assert!(
-                (numeric - analytic).abs() <= 1e-3 * analytic.abs().max(1e-6),
-                "{}: numeric {numeric}, analytic {analytic}",
-                params::name_of(i)
-            );
+            check(params::name_of(i), diff(&up, &down), g.mg[i] / n);
         }
+        for i in [params::MATERIAL + 3, params::PASSED_RANK + 5] {
+            let (mut up, mut down) = (p.clone(), p.clone());
+            up.eg[i] += h;
+            down.eg[i] -= h;
+            check(params::name_of(i), diff(&up, &down), g.eg[i] / n);
+        }
+        for i in 0..SHAPE_COUNT {
+            let (mut up, mut down) = (p.clone(), p.clone());
+            up.shape[i] += h;
+            down.shape[i] -= h;
+            let analytic = g.shape[i] / n;
+            assert!(analytic != 0.0, "shape {i} has no gradient");
+            check(format!("shape {i}"), diff(&up, &down), analytic);
+        }
+    }
+
+    /// The shape's numbers reach the engine as the tuner reads them.
+    #[test]
+    fn current_shape_is_the_engines() {
+        let p = Params::current();
+        let weights: Vec<i32> = p.shape[..4].iter().map(|&x| x as i32).collect();
+        assert_eq!(weights, PHASE_WEIGHTS);
+        assert_eq!(p.shape[SHAPE_DANGER_EG] as i32, DANGER_EG);
+        let scales: Vec<i32> = p.shape[SHAPE_SCALES..].iter().map(|&x| x as i32).collect();
+        assert_eq!(scales, SCALES);
     }
 }
