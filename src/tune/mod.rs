@@ -371,8 +371,8 @@ fn taper(e: &Entry, p: &Params) -> (f64, bool, f64) {
 }
 
 /// The middlegame and endgame halves of entry `e` (White minus Black,
-/// danger included), and the positive danger against White's and
-/// Black's king.
+/// danger included), and the danger units against White's and Black's
+/// king before they are clamped at zero (the gradient needs the sign).
 fn halves(data: &Data, e: &Entry, p: &Params) -> (f64, f64, [f64; 2]) {
     let mut mg = 0.0;
     let mut eg = 0.0;
@@ -383,10 +383,10 @@ fn halves(data: &Data, e: &Entry, p: &Params) -> (f64, f64, [f64; 2]) {
     let mut danger = [0.0; 2];
     let div = DANGER_MG_DIV as f64;
     for (side, sign) in [(0, -1.0), (1, 1.0)] {
-        let d = danger_units(data, e.danger[side], p).max(0.0);
+        danger[side] = danger_units(data, e.danger[side], p);
+        let d = danger[side].max(0.0);
         mg += sign * d * d / div;
         eg += sign * d * p.shape[SHAPE_DANGER_EG] / div;
-        danger[side] = d;
     }
     (mg, eg, danger)
 }
@@ -461,11 +461,10 @@ fn gradient(data: &Data, batch: &[usize], p: &Params, k: f64, lambda: f64, grad:
             grad.eg[j as usize] += we * n as f64;
         }
         for (side, sign) in [(0, -1.0), (1, 1.0)] {
-            let range = e.danger[side];
-            if danger_units(data, range, p) < 0.0 {
+            let (range, d) = (e.danger[side], danger[side]);
+            if d < 0.0 {
                 continue;
             }
-            let d = danger[side];
             // d/dunit of (d^2/1024 in mg, d*c/1024 in eg), times the count.
             let per = sign * (wm * 2.0 * d / div + we * p.shape[SHAPE_DANGER_EG] / div);
             for &(j, n) in &data.danger[range.0 as usize..range.1 as usize] {
