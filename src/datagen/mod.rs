@@ -4,9 +4,9 @@
 //!
 //! Worker threads each own a one-thread [`SearchPool`] and play whole
 //! games ([`game`]); finished games travel over a channel to the writer
-//! (the calling thread), which appends them to `PATH.bin` ([`format`]) and
-//! `PATH.txt`, flushes, and only then records the new totals in
-//! `PATH.progress`. Killing the process therefore loses at most the games
+//! (the calling thread), which appends them in the order of their numbers
+//! to `PATH.bin` ([`format`]) and `PATH.txt`, flushes, and only then
+//! records the new totals in `PATH.progress`. Killing the process therefore loses at most the games
 //! in progress; a later run with the same `--out` trims anything written
 //! after the last recorded game and carries on up to `--games`.
 
@@ -18,6 +18,7 @@ use crate::search::SearchPool;
 use crossbeam_channel::{RecvTimeoutError, Sender, bounded};
 use format::{FormatError, GameResult, PackedPosition, RECORD_BYTES};
 use game::{GameError, GameSettings, PlayedGame};
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::{File, OpenOptions};
@@ -258,9 +259,12 @@ fn with_ext(base: &Path, ext: &str) -> PathBuf {
 pub struct Progress {
     pub games: u64,
     pub positions: u64,
-    /// One past the highest game index written: a resumed run starts here,
-    /// so it never replays a game (indices of games lost in a kill are
-    /// skipped, which only means those openings are not drawn).
+    /// One past the highest game number written: a resumed run starts
+    /// here. Games are written in the order of their numbers, so the games
+    /// a kill loses (played or waiting for a lower number) are all at or
+    /// beyond it, and a resumed run plays them again exactly as they were
+    /// (files of older versions, written in the order games ended, may have
+    /// skipped numbers below it: those openings are then not drawn).
     pub next_game: u64,
     pub white_wins: u64,
     pub draws: u64,
@@ -597,13 +601,25 @@ pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
         }
         drop(tx);
         let mut meter = Meter::new(remaining, start);
-        let result = loop {
+        // Games are written in the order of their numbers, whatever order
+        // they end in: the files then depend only on the options, not on
+        // --threads or on the timing, and a game that ended before a slower
+        // one with a lower number waits here. A kill loses the waiting ones
+        // with the ones being played; the progress file never counts past
+        // the first missing number, so a resumed run plays them again.
+        let mut waiting = BTreeMap::new();
+        let mut wanted = first;
+        let result = 'recv: loop {
             match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(Message::Game(batch)) => {
-                    if let Err(e) = out.append(&batch) {
-                        break Err(e);
+                    waiting.insert(batch.index, batch);
+                    while let Some(batch) = waiting.remove(&wanted) {
+                        if let Err(e) = out.append(&batch) {
+                            break 'recv Err(e);
+                        }
+                        wanted += 1;
+                        meter.game(batch.positions);
                     }
-                    meter.game(batch.positions);
                 }
                 Ok(Message::Failed(e)) => break Err(e),
                 Err(RecvTimeoutError::Timeout) => {}
