@@ -343,3 +343,63 @@ fn tune_without_holds_terms_at_zero() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("--without: no term 'speed'"));
 }
+
+/// `--lr-decay F` multiplies the learning rate by F after each epoch: the
+/// first epoch is the one a constant rate gives, the values file says so,
+/// and a factor outside (0, 1] is refused.
+#[test]
+fn tune_lr_decay_starts_from_the_given_rate() {
+    let dir = Scratch::new("decay");
+    let out = dir.out();
+    datagen(&out, &["--games", "3"]);
+    let bin = file(&out, ".bin");
+    let tune = |name: &str, extra: &[&str]| {
+        let values = dir.0.join(name);
+        let mut args = vec![
+            "tune".to_string(),
+            "--data".into(),
+            bin.to_string_lossy().into_owned(),
+            "--lr".into(),
+            "2".into(),
+            "--out".into(),
+            values.to_string_lossy().into_owned(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = forsyth(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (
+            output.status.success(),
+            stderr,
+            std::fs::read_to_string(&values).ok(),
+        )
+    };
+    let body = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.starts_with("//!"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let (ok, err, constant) = tune("constant1.rs", &["--epochs", "1"]);
+    assert!(ok, "{err}");
+    let (ok, err, decayed) = tune("decayed1.rs", &["--epochs", "1", "--lr-decay", "0.5"]);
+    assert!(ok, "{err}");
+    let (constant, decayed) = (constant.unwrap(), decayed.unwrap());
+    assert_eq!(
+        body(&constant),
+        body(&decayed),
+        "the first epoch runs at --lr"
+    );
+    assert!(decayed.contains("//! Learning rate 2, times 0.5 after each epoch (--lr-decay)."));
+    assert!(!constant.contains("--lr-decay"));
+
+    let (_, _, constant) = tune("constant3.rs", &["--epochs", "3"]);
+    let (_, _, decayed) = tune("decayed3.rs", &["--epochs", "3", "--lr-decay", "0.5"]);
+    assert_ne!(body(&constant.unwrap()), body(&decayed.unwrap()));
+
+    for bad in ["0", "1.5", "x"] {
+        let (ok, err, written) = tune(&format!("bad{bad}.rs"), &["--lr-decay", bad]);
+        assert!(!ok && written.is_none(), "--lr-decay {bad}: {err}");
+        assert!(err.contains("--lr-decay"), "{err}");
+    }
+}

@@ -42,6 +42,8 @@ pub struct Options {
     pub epochs: usize,
     pub batch: usize,
     pub learning_rate: f64,
+    /// Each epoch's learning rate is the last one's times this (1: constant).
+    pub lr_decay: f64,
     /// Weight of the game result against the search score in the target.
     pub lambda: f64,
     /// Start from plain material values instead of the current ones.
@@ -60,14 +62,15 @@ pub struct Options {
 pub const USAGE: &str = "\
 Usage:
   forsyth tune --data FILE.bin [--data FILE2.bin ...] [--out PATH]
-               [--epochs N] [--batch N] [--lr F] [--lambda F]
+               [--epochs N] [--batch N] [--lr F] [--lr-decay F] [--lambda F]
                [--init current|material] [--threads N] [--limit N]
                [--without TERM[,TERM...]] [--keep-shape]
 
 Fits every evaluation parameter to the positions of `forsyth datagen` files
 (one tenth held out for validation, in runs of whole games) and writes PATH
 (default src/eval/values.rs). Defaults: 30 epochs, batches of 16384, learning rate
-0.5, lambda 1.0 (results only; 0 fits the search scores), 2 threads.
+0.5, constant (--lr-decay F multiplies it by F after each epoch), lambda 1.0
+(results only; 0 fits the search scores), 2 threads.
 --without holds terms at zero and tunes the rest, to measure a term by
 games: TERM is a block of src/eval/params.rs (PASSED_FREE) or a row of
 the `eval` table (material, placement, mobility, pawns, passed, king,
@@ -83,6 +86,7 @@ impl Options {
             epochs: 30,
             batch: 16384,
             learning_rate: 0.5,
+            lr_decay: 1.0,
             lambda: 1.0,
             from_material: false,
             threads: 2,
@@ -109,6 +113,12 @@ impl Options {
                 "--epochs" => o.epochs = number(value()?)? as usize,
                 "--batch" => o.batch = (number(value()?)? as usize).max(1),
                 "--lr" => o.learning_rate = number(value()?)?,
+                "--lr-decay" => {
+                    o.lr_decay = number(value()?)?;
+                    if !(o.lr_decay > 0.0 && o.lr_decay <= 1.0) {
+                        return Err("--lr-decay must be above 0 and at most 1".into());
+                    }
+                }
                 "--lambda" => {
                     o.lambda = number(value()?)?;
                     if o.lambda > 1.0 {
@@ -676,6 +686,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let mut order = train.clone();
     let mut rng = Rng::new(1);
     for epoch in 1..=o.epochs {
+        let lr = o.learning_rate * o.lr_decay.powi(epoch as i32 - 1);
         for i in (1..order.len()).rev() {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             order.swap(i, j);
@@ -703,7 +714,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
             let step = |m: &mut f64, v: &mut f64, x: &mut f64, g: f64| {
                 *m = beta1 * *m + (1.0 - beta1) * g;
                 *v = beta2 * *v + (1.0 - beta2) * g * g;
-                *x -= o.learning_rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+                *x -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
             };
             for i in (0..COUNT).filter(|&i| !held[i]) {
                 let g: f64 = grads.iter().map(|g| g.mg[i]).sum::<f64>() * scale;
@@ -794,6 +805,13 @@ fn write_values(path: &Path, p: &Params, o: &Options, r: &Report) -> Result<(), 
         "//! lambda {}, {} epochs): K = {:.4}, validation error {:.6} before, {:.6} after.",
         o.lambda, o.epochs, r.k, r.validation_before, r.validation_after
     );
+    if o.lr_decay != 1.0 {
+        let _ = writeln!(
+            s,
+            "//! Learning rate {}, times {} after each epoch (--lr-decay).",
+            o.learning_rate, o.lr_decay
+        );
+    }
     if !o.without.is_empty() {
         let _ = writeln!(s, "//! Held at zero (--without): {}.", o.held_names());
     }
