@@ -1,6 +1,6 @@
 //! `tuning/pool-sprt.py`, which pools SPRT runs of match.py by game
-//! pairs: it must give README's pooled figures again from the committed
-//! logs, and pair, score and count faults exactly on a small log.
+//! pairs: it must give README's pooled figures (the material start and
+//! the piece-square tables) again from the committed logs, and pair, score and count faults exactly on a small log.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -48,6 +48,27 @@ fn pooled_material_start_matches_readme() {
              pentanomial [27, 180, 405, 184, 35], Elo +4.2 ± 10.1, LLR +3.43 [-2.94, +2.94]",
             "games lost on time, by an illegal move or by a crash: 0",
         ]
+    );
+}
+
+#[test]
+fn pooled_piece_square_tables_match_readme() {
+    let (code, out, err) = pool(&[
+        "0",
+        "10",
+        "tuning/matches/run3-full-vs-without-placement-seed601.log",
+        "tuning/matches/run3-full-vs-without-placement-seed602.log",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[1],
+        "first crossing: H1 accepted after 694 games, full 244 / 284 / 166, \
+         pentanomial [29, 60, 114, 92, 52], Elo +39.2 ± 21.3, LLR +2.96"
+    );
+    assert_eq!(
+        lines[3],
+        "games lost on time, by an illegal move or by a crash: 0"
     );
 }
 
