@@ -20,6 +20,13 @@ fn pool(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// The output lines of a run that must succeed.
+fn pooled_lines(args: &[&str]) -> Vec<String> {
+    let (code, out, err) = pool(args);
+    assert_eq!(code, Some(0), "{err}");
+    out.lines().map(str::to_owned).collect()
+}
+
 fn temp_log(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("forsyth-pool-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -30,14 +37,12 @@ fn temp_log(name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn pooled_material_start_matches_readme() {
-    let (code, out, err) = pool(&[
+    let lines = pooled_lines(&[
         "-10",
         "0",
         "tuning/matches/run3-material-vs-full-seed501.log",
         "tuning/matches/run3-material-vs-full-seed502.log",
     ]);
-    assert_eq!(code, Some(0), "{err}");
-    let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines,
         [
@@ -53,14 +58,12 @@ fn pooled_material_start_matches_readme() {
 
 #[test]
 fn pooled_piece_square_tables_match_readme() {
-    let (code, out, err) = pool(&[
+    let lines = pooled_lines(&[
         "0",
         "10",
         "tuning/matches/run3-full-vs-without-placement-seed601.log",
         "tuning/matches/run3-full-vs-without-placement-seed602.log",
     ]);
-    assert_eq!(code, Some(0), "{err}");
-    let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[1],
         "first crossing: H1 accepted after 694 games, full 244 / 284 / 166, \
@@ -99,15 +102,13 @@ fn pairs_across_runs_and_counts_faults() {
          Game    1/10 (#1, line 2) b vs a: 1/2-1/2 {fifty-move rule} | b +0=1-0 50.0% LLR +0.00\n\
          Game    2/10 (#2, line 2) a vs b: 1/2-1/2 {insufficient material} | b +0=2-0 50.0% LLR +0.00\n",
     );
-    let (code, out, err) = pool(&["0", "10", one.to_str().unwrap(), two.to_str().unwrap()]);
-    assert_eq!(code, Some(0), "{err}");
-    let lines: Vec<&str> = out.lines().collect();
+    let lines = pooled_lines(&["0", "10", one.to_str().unwrap(), two.to_str().unwrap()]);
     assert_eq!(lines[0], "a vs b, 2 run(s) pooled by pairs, bounds [0, 10]");
     assert_eq!(lines[1], "first crossing: none");
     assert!(
         lines[2]
             .starts_with("all complete pairs: 6 games, a 2 / 3 / 1, pentanomial [0, 1, 1, 0, 1], "),
-        "{out}"
+        "{lines:?}"
     );
     assert_eq!(
         lines[3],
