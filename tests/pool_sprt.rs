@@ -75,6 +75,25 @@ fn pooled_piece_square_tables_match_readme() {
     );
 }
 
+#[test]
+fn pooled_tempo_matches_readme() {
+    let lines = pooled_lines(&[
+        "0",
+        "10",
+        "tuning/matches/run3-full-vs-without-tempo-seed701.log",
+        "tuning/matches/run3-full-vs-without-tempo-seed702.log",
+    ]);
+    assert_eq!(
+        lines[1],
+        "first crossing: H1 accepted after 1432 games, full 344 / 808 / 280, \
+         pentanomial [22, 162, 300, 194, 38], Elo +15.5 ± 11.6, LLR +3.03"
+    );
+    assert_eq!(
+        lines[3],
+        "games lost on time, by an illegal move or by a crash: 0"
+    );
+}
+
 const HEADER: &str =
     "match.py: a vs b | tc 4+0.04 | 10 games, concurrency 2 | 3 opening(s) used from x.epd\n";
 
