@@ -94,6 +94,24 @@ fn pooled_tempo_matches_readme() {
     );
 }
 
+#[test]
+fn single_run_of_the_piece_terms_matches_readme() {
+    let lines = pooled_lines(&[
+        "0",
+        "10",
+        "tuning/matches/run3-full-vs-without-pieces-seed801.log",
+    ]);
+    assert_eq!(
+        lines[1],
+        "first crossing: H1 accepted after 952 games, full 265 / 487 / 200, \
+         pentanomial [26, 91, 190, 130, 39], Elo +23.8 ± 15.6, LLR +2.98"
+    );
+    assert_eq!(
+        lines[3],
+        "games lost on time, by an illegal move or by a crash: 0"
+    );
+}
+
 const HEADER: &str =
     "match.py: a vs b | tc 4+0.04 | 10 games, concurrency 2 | 3 opening(s) used from x.epd\n";
 
