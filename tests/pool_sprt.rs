@@ -56,59 +56,48 @@ fn pooled_material_start_matches_readme() {
     );
 }
 
-#[test]
-fn pooled_piece_square_tables_match_readme() {
-    let lines = pooled_lines(&[
-        "0",
-        "10",
-        "tuning/matches/run3-full-vs-without-placement-seed601.log",
-        "tuning/matches/run3-full-vs-without-placement-seed602.log",
-    ]);
-    assert_eq!(
-        lines[1],
-        "first crossing: H1 accepted after 694 games, full 244 / 284 / 166, \
-         pentanomial [29, 60, 114, 92, 52], Elo +39.2 ± 21.3, LLR +2.96"
-    );
+/// Checks the first crossing and the fault line of a [0, 10] match that README reports.
+fn assert_term_accepted(logs: &[&str], crossing: &str) {
+    let mut args = vec!["0", "10"];
+    args.extend_from_slice(logs);
+    let lines = pooled_lines(&args);
+    assert_eq!(lines[1], crossing);
     assert_eq!(
         lines[3],
         "games lost on time, by an illegal move or by a crash: 0"
+    );
+}
+
+#[test]
+fn pooled_piece_square_tables_match_readme() {
+    assert_term_accepted(
+        &[
+            "tuning/matches/run3-full-vs-without-placement-seed601.log",
+            "tuning/matches/run3-full-vs-without-placement-seed602.log",
+        ],
+        "first crossing: H1 accepted after 694 games, full 244 / 284 / 166, \
+         pentanomial [29, 60, 114, 92, 52], Elo +39.2 ± 21.3, LLR +2.96",
     );
 }
 
 #[test]
 fn pooled_tempo_matches_readme() {
-    let lines = pooled_lines(&[
-        "0",
-        "10",
-        "tuning/matches/run3-full-vs-without-tempo-seed701.log",
-        "tuning/matches/run3-full-vs-without-tempo-seed702.log",
-    ]);
-    assert_eq!(
-        lines[1],
+    assert_term_accepted(
+        &[
+            "tuning/matches/run3-full-vs-without-tempo-seed701.log",
+            "tuning/matches/run3-full-vs-without-tempo-seed702.log",
+        ],
         "first crossing: H1 accepted after 1432 games, full 344 / 808 / 280, \
-         pentanomial [22, 162, 300, 194, 38], Elo +15.5 ± 11.6, LLR +3.03"
-    );
-    assert_eq!(
-        lines[3],
-        "games lost on time, by an illegal move or by a crash: 0"
+         pentanomial [22, 162, 300, 194, 38], Elo +15.5 ± 11.6, LLR +3.03",
     );
 }
 
 #[test]
 fn single_run_of_the_piece_terms_matches_readme() {
-    let lines = pooled_lines(&[
-        "0",
-        "10",
-        "tuning/matches/run3-full-vs-without-pieces-seed801.log",
-    ]);
-    assert_eq!(
-        lines[1],
+    assert_term_accepted(
+        &["tuning/matches/run3-full-vs-without-pieces-seed801.log"],
         "first crossing: H1 accepted after 952 games, full 265 / 487 / 200, \
-         pentanomial [26, 91, 190, 130, 39], Elo +23.8 ± 15.6, LLR +2.98"
-    );
-    assert_eq!(
-        lines[3],
-        "games lost on time, by an illegal move or by a crash: 0"
+         pentanomial [26, 91, 190, 130, 39], Elo +23.8 ± 15.6, LLR +2.98",
     );
 }
 
