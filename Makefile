@@ -8,7 +8,7 @@ EXE      ?=
 NATIVE   ?= -C target-cpu=native
 PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
 
-.PHONY: all build test perft-suite bench book variant fuzz stress long-search hash-rss clean
+.PHONY: all build test perft-suite bench book fuzz stress long-search hash-rss clean
 
 all: build
 
@@ -39,20 +39,6 @@ bench: build
 book: build
 	./target/release/forsyth book build --strict --pgn book/*.pgn --out book/forsyth.bin
 	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
-
-# The engine with another parameter set, such as the opponents of
-# README's tuning measurements (tuning/*.rs):
-#   make variant VALUES=tuning/run3-material.rs EXE=../forsyth-material
-# builds a copy of this tree with VALUES as src/eval/values.rs in
-# target/variant/ (the tree itself is not touched) and copies it to EXE.
-VARIANT_DIR = target/variant
-variant:
-	@test -n "$(VALUES)" -a -n "$(EXE)" || { echo "usage: make variant VALUES=FILE.rs EXE=PATH"; exit 2; }
-	rm -rf $(VARIANT_DIR)/src $(VARIANT_DIR)/book && mkdir -p $(VARIANT_DIR)
-	cp -r Cargo.toml Cargo.lock build.rs src book $(VARIANT_DIR)/
-	cp "$(VALUES)" $(VARIANT_DIR)/src/eval/values.rs
-	cd $(VARIANT_DIR) && RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" CARGO_TARGET_DIR=../variant-target $(CARGO) build --release
-	cp target/variant-target/release/forsyth "$(EXE)"
 
 # Fuzzing with cargo-fuzz (libFuzzer: needs the nightly toolchain and
 # `cargo install cargo-fuzz`; the engine itself builds on stable): each
