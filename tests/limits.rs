@@ -2,7 +2,7 @@
 //! boundary, searches to the deepest iteration, and the hash table's
 //! memory (exact size, refusal of sizes the machine cannot hold).
 //!
-//! The memory report for README.md is an ignored test:
+//! The memory report (figures in `search::tt`) is an ignored test:
 //! `cargo test --release --test limits -- --ignored --nocapture hash_rss_report`
 //! (`make hash-rss`).
 

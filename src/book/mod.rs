@@ -9,6 +9,61 @@
 //! The default book is built from the opening lines in the repository's
 //! `book/` folder (`make book`) and compiled into the binary, so the engine
 //! finds it wherever the binary is copied.
+//!
+//! # Playing from a book
+//!
+//! With `OwnBook` on, `go` answers at once with `info string book move
+//! <move>` and `bestmove <move>` when the position is in the book, the game
+//! has had fewer plies than `Book Depth` (counted from the FEN's move
+//! number), and the `go` is a game move on the clock: `wtime`/`btime` for
+//! the side to move, or `movetime`. Analysis is always searched: `go
+//! infinite`, `go ponder`, `depth`, `nodes`, `mate`, `searchmoves`, and a
+//! bare `go`. Every book move is matched against the legal moves of the
+//! position before it is played; castling is printed as `UCI_Chess960`
+//! asks. `Book Variety` 0 plays the heaviest move; otherwise a move is drawn
+//! with probability proportional to `weight^(100 / variety)`. `BookFile` is
+//! opened when it is set: a missing or corrupt file (wrong size, entries out
+//! of order) gives one `info string error: BookFile: ...` line, and searches
+//! go on without a book.
+//!
+//! # The format
+//!
+//! A Polyglot book is a sequence of 16-byte big-endian entries (key u64,
+//! move u16, weight u16, learn u32) sorted by key. The key is the format's
+//! own Zobrist hash from its 781 published random numbers ([`keys`], checked
+//! against the test keys of the format description); unlike our internal
+//! key, it includes the en-passant file whenever a pawn of the side to move
+//! stands next to the pawn that just advanced two squares, legal capture or
+//! not. Castling is stored as the king taking its own rook (`e1h1`), as our
+//! moves are; books that write `e1g1` are read too. Entries are found by
+//! binary search; books up to 16 MiB are read into memory, larger ones stay
+//! on disk and a lookup reads only the entries it touches. Chess960
+//! positions are looked up like any other, except those where a castling
+//! right belongs to a rook that is not the outermost on its side, which the
+//! key cannot express.
+//!
+//! # Building
+//!
+//! `forsyth book build` reads PGN (comments, nested variations, NAGs, move
+//! suffixes, `SetUp`/`FEN` tags, games with or without tags) and weights each
+//! move of the first `--max-ply` plies (default 20) by the game's result for
+//! the side that played it: 2 for a win, 1 for a draw, 0 for a loss, 1 for
+//! an unknown result (`*`). The same move in the same position
+//! (transpositions included) adds up over games; moves of weight 0 are left
+//! out, as Polyglot's builder does, and so are moves played in fewer than
+//! `--min-games` games. If the heaviest weight exceeds 65535, all weights are
+//! scaled down together. A game with an illegal or unreadable move (or a bad
+//! FEN) is reported on stderr with its file and game number and skipped
+//! (`--strict`: it fails the build). The output is sorted by key, weight and
+//! move, so the same games always give the same bytes.
+//!
+//! The default book, `book/forsyth.bin`, is built by `make book` from about
+//! 350 curated main lines in `book/*.pgn`, 6 to 10 moves deep, across the
+//! usual openings. Each line ends with `*`, so a move's weight is the number
+//! of lines that play it. `make book` uses `--strict`; a test checks that
+//! the committed `forsyth.bin` is byte for byte what the sources build and
+//! what the binary embeds. To change the book, edit `book/*.pgn`, run `make
+//! book`, and commit the sources with the new `forsyth.bin`.
 
 pub mod build;
 pub mod keys;

@@ -3,6 +3,23 @@
 //!
 //! Results go to stdout (one line per position, then a summary), progress
 //! to stderr, so that `forsyth epd wac.epd > result.txt` keeps a clean log.
+//!
+//! Each record with `bm`, `am` or `dm` is searched with a fresh table; the
+//! move played counts as solved when it is one of the `bm` moves (if any),
+//! none of the `am` moves, and, with `dm N`, comes with a mate of at most N
+//! moves. The time to solution is when the search last switched to a right
+//! move and stayed on it. Records with none of the three (perft lines, say)
+//! are skipped and counted. `forsyth epd` searches with no move overhead.
+//!
+//! `--json OUT` writes one object: `file`, `threads`, `hash_mb`; `limit`
+//! (`{"movetime_ms": N}`, `{"depth": N}` or `{"nodes": N}`);
+//! `positions_in_suite`, `searched`, `solved`; `failed` (the ids of the
+//! unsolved positions, `line N` without an `id`);
+//! `average_time_to_solution_ms` (`null` if none was solved); `interrupted`
+//! (after Ctrl-C); `results`, one object per searched position with `line`,
+//! `id`, `fen`, `bm`, `am` (SAN lists), `dm` (or `null`), `played` (SAN),
+//! `played_uci`, `solved`, `time_to_solution_ms` (or `null`), `time_ms`,
+//! `depth`, `nodes`, `score` (`"cp 35"` or `"mate 2"`) and `pv` (SAN).
 
 use super::json::Json;
 use super::{Args, Arity, SEARCH_OPTIONS, interrupt, read_fen};

@@ -5,10 +5,55 @@
 //! Worker threads each own a one-thread [`SearchPool`] and play whole
 //! games ([`game`]); finished games travel over a channel to the writer
 //! (the calling thread), which appends them in the order of their numbers
-//! to `PATH.bin` ([`format`]) and `PATH.txt`, flushes, and only then
+//! to `PATH.bin` ([`mod@format`]) and `PATH.txt`, flushes, and only then
 //! records the new totals in `PATH.progress`. Killing the process therefore loses at most the games
 //! in progress; a later run with the same `--out` trims anything written
 //! after the last recorded game and carries on up to `--games`.
+//!
+//! # A game
+//!
+//! Each game starts from a random line of `--openings` (its first four FEN
+//! fields, and the move counters when given; the start position without
+//! the option), then `--random-plies` uniformly random legal moves. The
+//! opening is drawn again when those moves end the game or the first search
+//! scores the position beyond ±1000 cp. Every move is then a search of
+//! `--nodes` nodes on one thread, with a table of `--hash` MB cleared before
+//! every game. A game ends by the rules (checkmate, stalemate, threefold
+//! repetition, the fifty-move rule, insufficient material) or by
+//! adjudication: a win once the score has stayed at 2000 cp or more (mates
+//! included) for the same side for 4 plies in a row; a draw once, from the
+//! 80th searched ply on, it has stayed within ±10 cp for 12 plies in a row;
+//! a draw after 400 searched plies.
+//!
+//! Kept are the searched positions that are not in check, whose best move is
+//! neither a capture nor a promotion, and whose score is not a mate score,
+//! each with the search score in centipawns from White's point of view and
+//! White's result. The text form (`--text`, or `forsyth datagen text
+//! FILE.bin` later) is one line a position:
+//!
+//! ```text
+//! rnbqkb1r/ppp1p1pp/3p1p1n/8/P1P3P1/1Q5B/1P1PPP1P/RNB1K1NR w KQkq - 0 6 | 10 | 0.0
+//! ```
+//!
+//! # Resuming and determinism
+//!
+//! Games are numbered and each number has its own random stream (from
+//! `--seed`, or the clock, printed at the start). A game therefore depends
+//! only on its number and on the options other than `--threads` and
+//! `--games`: with a fixed seed a run writes the same bytes every time, on
+//! any number of threads, and so does a run that was stopped and resumed (a
+//! game lost in a kill is played again exactly as it would have been, and
+//! no written game is replayed). A stop loses only the games being played,
+//! and those that ended before a slower game with a lower number. A run
+//! never overwrites a `PATH.bin` or `PATH.txt` it did not start (no
+//! `PATH.progress`), and a `PATH.txt` already written must be continued
+//! with `--text`.
+//!
+//! Progress goes to stderr once a second (games, positions, positions per
+//! second, elapsed and remaining time), then a summary with White's wins,
+//! draws and losses. A tuner reads the records with [`format::open`] (a
+//! streaming iterator, also by chunks) or [`format::read_file`];
+//! [`format::PackedPosition::unpack`] gives the position, score and result.
 
 pub mod format;
 pub mod game;

@@ -17,6 +17,42 @@
 //! 4. King safety: pawn shield and storm, then the danger of the attacks.
 //! 5. Threats, bishop pair, tempo.
 //! 6. Taper by phase, scale the endgame half in drawish endings.
+//!
+//! # The terms
+//!
+//! Each is a block of parameters in [`params`]; the `eval` command prints
+//! them by side and phase, one row each.
+//!
+//! - Material and placement: piece-square tables, 64 squares per piece type.
+//! - Mobility by piece type and number of safe squares (not attacked by
+//!   enemy pawns, not our king or our blocked or unadvanced pawns).
+//! - Pawns: isolated, doubled, backward, connected (defended or side by
+//!   side) by rank. The pawn-only terms are kept in a per-thread pawn hash
+//!   table of 16K entries, by pawn key.
+//! - Passed pawns and candidate passers by rank; against the pieces, a free
+//!   next square by rank and the distance of each king to that square.
+//! - King safety: pawn shield and pawn storm on the king's three files, and
+//!   a danger sum (attackers of the king zone by type, attacked zone
+//!   squares, safe checks by piece type, weak zone squares, no enemy queen),
+//!   counted once two pieces (or a queen) attack, which costs `d²/1024` in
+//!   the middlegame and `d·c/1024` in the endgame (`c` learned; 1024 only
+//!   fixes the unit of danger, as the units themselves are learned).
+//! - Pieces: bishop pair, rooks and queens on open and half-open files,
+//!   knight and bishop outposts.
+//! - Threats: pieces attacked by pawns, by minors, by rooks; hanging pieces.
+//! - Tempo.
+//!
+//! The phase runs from 0 to [`MAX_PHASE`]: each knight, bishop, rook and
+//! queen adds its learned weight, capped at a full board's 240. Five drawish
+//! endings ([`Ending`]) scale the endgame half, each by its own learned
+//! factor: no pawns and at most a minor piece ahead, with less than a rook
+//! (KNK, KBKN) or more (KRKB, KRNKR); opposite-coloured bishops alone or
+//! with other pieces; rook endings with all pawns on one wing and at most
+//! one pawn ahead. Scores are packed in one `i32`, both halves ([`score`]).
+//!
+//! Tests check that every one of about 5,000 positions from random games
+//! scores exactly as its colour-flipped mirror, and that the tuner's float
+//! evaluation equals this one.
 
 pub mod params;
 mod pawns;

@@ -9,10 +9,60 @@
 //! - [`moves`]: the SAN and UCI move readers.
 //! - [`uci_session`]: the UCI line handler over a whole session.
 //! - [`epd`]: the EPD reader and writer.
-//! - [`polyglot`]: the Polyglot book reader on arbitrary files.
+//! - [`polyglot()`]: the Polyglot book reader on arbitrary files.
 //! - [`pgn`]: the PGN reader, and the book builder on what it reads.
 //!
-//! [`naive`] is an independent move generator the checks compare with.
+//! [`naive`] is an independent move generator the checks compare with. It
+//! shares nothing with `chess::movegen` (no attack tables, pins or check
+//! masks): it steps over the board square by square, plays each move on a
+//! plain array and checks the king with a ray scan; castling follows the
+//! Chess960 rule. Its own test checks it against the published perft counts
+//! of six positions. `tests/properties.rs` compares the two over thousands
+//! of random games from [`POSITIONS`], with FEN, SAN, key and copy-make
+//! round trips.
+//!
+//! # The targets
+//!
+//! `make fuzz` runs each target of `fuzz/` (cargo-fuzz, libFuzzer; nightly
+//! only) for `FUZZ_TIME` seconds, niced, one process. Each target is one
+//! line calling the function here of the same name:
+//!
+//! - `fen`: the bytes as a FEN, and a known FEN mutated by them (three bytes
+//!   an edit). An accepted FEN must give a position whose FEN and
+//!   Shredder-FEN read back equal, whose keys equal keys from scratch, whose
+//!   mirror mirrors back, whose moves equal the naive generator's and
+//!   `noisy + quiet`, each `is_legal`, with a unique SAN and UCI text that
+//!   read back to it, and whose children pass the FEN and key checks.
+//! - `moves`: a FEN line, then move text: whatever `parse_san` or
+//!   `parse_uci_move` accepts is legal and its own SAN and UCI read back.
+//! - `uci`: a session of lines to the real line handler. A node limit of
+//!   3,000 is inserted after `go`; `bench`, deep `perft`, `Hash` above 8,
+//!   `Threads` above 2 and any `BookFile` or `SyzygyPath` are left out. The
+//!   searches run on their own threads while the next lines arrive, so
+//!   commands race with them. Every `go`, also a refused one, must get
+//!   exactly one `bestmove`, in order, legal in the position its `go`
+//!   searched (`0000` only with no position or no legal move), with a legal
+//!   ponder move.
+//! - `epd`: an accepted record writes as a line that reads back to the same
+//!   position fields, key and operations, and writes the same again. (FEN
+//!   counters inside a record are written as `hmvc`/`fmvn`, so the check
+//!   compares the four position fields.)
+//! - `polyglot`: the bytes as a book, opened in memory and from disk; both
+//!   agree, every entry is found under its key, probing and following the
+//!   book gives legal moves only.
+//! - `pgn`: every game read is legal move by move; the book built from it
+//!   opens and its probes along the games are legal.
+//!
+//! One convention the `fen` target met: with the king one file from its
+//! castling square (only a Chess960 start allows it), castling in standard
+//! notation (`f8g8` for the king on f8 and the rook on h8) reads as the
+//! ordinary king move, as Stockfish writes it; GUIs send such positions
+//! with `UCI_Chess960` on, where castling is king-takes-rook. The check
+//! expects the ordinary move in that one case.
+//!
+//! A crash input, once fixed, goes to `fuzz/regressions/<target>/`;
+//! `tests/fuzz_regressions.rs` replays those and the seeds
+//! (`fuzz/seeds/<target>/`) through these functions on stable.
 
 pub mod naive;
 mod uci;

@@ -3,6 +3,86 @@
 //!
 //! Whoever starts a search receives its results as typed events through a
 //! [`Reporter`]: the UCI front end prints them; `bench` and tests collect them.
+//!
+//! # Modules
+//!
+//! - [`pool`]: long-lived search threads fed over crossbeam channels; the
+//!   main thread manages time and picks the move to play.
+//! - [`worker`]: one thread's search (iterative deepening, the principal
+//!   variation search, quiescence).
+//! - [`tt`]: the lock-free transposition table.
+//! - [`movepick`], [`history`]: staged move ordering and its statistics.
+//! - [`see`]: static exchange evaluation.
+//! - [`time`]: how long to think about a move.
+//! - [`params`]: every tunable constant of the search, each with its reason.
+//! - [`mod@bench`]: the fixed node-count benchmark that commits quote.
+//!
+//! # The search
+//!
+//! Iterative deepening, with aspiration windows from depth 4 (a half-width
+//! of 25 that widens by half on each failure). Principal variation search,
+//! negamax, fail-soft. Quiescence searches captures and promotions and drops
+//! captures that lose material by static exchange. Draws by repetition
+//! (against the game history given by `position ... moves` and within the
+//! search, also at the horizon), by the fifty-move rule and by insufficient
+//! material.
+//!
+//! A node of the main search (`Worker::negamax`, the steps numbered in
+//! comments there):
+//!
+//! 1. Horizon: drop into quiescence (a repetition is still a draw there).
+//! 2. Stop checks, draws, ply limit, mate-distance pruning.
+//! 3. Transposition table: cut off on a deep enough bound.
+//! 4. Tablebases: after a capture or pawn move, cut off on the bound the
+//!    tables prove (see [`crate::tablebase`]).
+//! 5. Internal iterative reduction (no hash move: one ply shallower); the
+//!    static evaluation, and whether it improves on two plies ago.
+//! 6. Reverse futility pruning.
+//! 7. Null-move pruning, verified by a reduced search from depth 12
+//!    (zugzwang).
+//! 8. Singular extension from depth 8: when the table holds a lower or exact
+//!    bound for the hash move at most 3 plies shallower, not a mate score and
+//!    not 0 (a draw found below: no move is forced there, and in locked
+//!    fortresses searched very deep the singular searches of draws made each
+//!    iteration cost more than the last), the other moves are searched at
+//!    half depth against the hash score minus 2 per ply. If all fail, the
+//!    hash move is searched a ply deeper (two plies when they fail by 20
+//!    more, at most 6 times on a path, not at PV nodes); if the reduced
+//!    search reaches that bound and it is at least beta, the node is cut
+//!    (multi-cut); if only the hash score beats beta, the hash move is
+//!    searched a ply less deep.
+//! 9. The move loop: static-exchange pruning of quiet moves and captures;
+//!    late-move and futility pruning of quiet moves that do not give check
+//!    (the static evaluation cannot see the mate a check may threaten);
+//!    check extension; late-move reductions from `ln(depth) ln(moves)`,
+//!    adjusted by history; PVS (the first move with the full window, the
+//!    others with a null window and a re-search when they beat alpha).
+//! 10. Mate or stalemate when no move was legal; history updates; the result
+//!     stored in the table.
+//!
+//! Move ordering ([`movepick`]) is staged: the hash move before anything is
+//! generated, captures and promotions that do not lose material by static
+//! exchange (ordered by victim, capture history, attacker), killers, the
+//! counter move, quiet
+//! moves by butterfly and 1- and 2-ply continuation history with gravity
+//! updates (quiet checks first), and last the captures that lose material.
+//!
+//! The transposition table ([`tt`]) is exactly `Hash` MiB of 64-byte
+//! buckets of four entries, lock-free (an entry is stored as `key ^ data`
+//! and `data`, so a torn entry is never trusted), with ages and
+//! depth-and-age replacement; mate scores are stored relative to the node;
+//! the bucket is prefetched before a move is made.
+//!
+//! Lazy SMP: helper threads search the same position, share the table and
+//! keep their own histories; the move of the thread with the deepest
+//! completed iteration is played (the best score among equals).
+//!
+//! With Syzygy tables loaded, the root moves are first restricted to those
+//! that keep the tables' result (see [`crate::tablebase`]).
+//!
+//! Every constant is in [`params`] with the reason it exists. A change to
+//! the search is measured by games before it lands (CONTRIBUTING.md) and
+//! its commit message quotes the new `bench` node count.
 
 pub mod bench;
 pub mod history;

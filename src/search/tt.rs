@@ -13,6 +13,21 @@
 //!  63 ..... 48 | 47 ..... 32 | 31 ..... 16 | 15 .. 8 | 7 .. 2 | 1 0
 //!     move     |    score    |  static eval|  depth  |  age   | bound
 //! ```
+//!
+//! # Memory
+//!
+//! `Hash N` is exactly N MiB: 16,384 buckets per MiB. The table is
+//! allocated zeroed, 64-byte aligned, so the whole of it is resident as
+//! soon as `setoption` returns, not only once searches fill it (measured
+//! with `make hash-rss`: the table's mapping is 16,388 kB for `Hash 16`,
+//! 1,048,580 kB for `Hash 1024`, the allocator adding one page). A size
+//! larger than the memory available (`MemAvailable` on Linux) is refused
+//! before anything is allocated, and the old table is kept with its
+//! contents: otherwise a size the machine cannot hold gets the engine killed
+//! by the kernel rather than refused. Cgroup limits (a container allowed
+//! less than the machine's `MemAvailable`) are not read. While a new table
+//! is allocated the old one still exists, so growing a table that leaves no
+//! room for both takes a small size first.
 
 use crate::chess::Move;
 use std::alloc::{Layout, alloc_zeroed, dealloc};

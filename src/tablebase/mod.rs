@@ -9,6 +9,75 @@
 //! from our bitboards (no FEN text in between): the six piece-type boards,
 //! the two colour boards, the side to move, the en-passant square and the
 //! halfmove clock. Positions with castling rights are never in the tables.
+//!
+//! # Why this crate
+//!
+//! The candidates on crates.io were `shakmaty-syzygy` (safe Rust by the
+//! author of python-chess, the prober behind lichess.org's tablebase
+//! server, shipped with a suite of known WDL and DTZ results,
+//! GPL-3.0-or-later like Forsyth, released regularly), `pyrrhic-rs` (a
+//! machine translation of the Pyrrhic C prober: process-wide mutable state,
+//! much `unsafe`, one release) and `fathom-syzygy` (bindings to the Fathom
+//! C library, a C compiler at build time, process-wide state, one release).
+//! `shakmaty-syzygy` wins on correctness, on upkeep, and because its tables
+//! are an ordinary value the search threads can share. Its cost is the
+//! conversion above, which the crate checks (kings, checks) in a few attack
+//! look-ups. Tables are memory-mapped (the crate's `mmap` feature), as
+//! Stockfish does, because reading through the file system costs system
+//! calls on every probe. A WDL probe, conversion included, takes about
+//! 1.2 µs, a DTZ probe about 11 µs (the 200 positions of
+//! `../shared/data/syzygy/endgame.epd`, tables in memory).
+//!
+//! # Loading
+//!
+//! Setting `SyzygyPath` loads on the UCI thread: every folder (separated by
+//! `:` on Unix, `;` on Windows) is listed and every `.rtbw`/`.rtbz` file in
+//! it opened once (the crate maps it when first probed). A folder that
+//! cannot be read, or a table that cannot be opened or whose size says it
+//! is corrupt, is reported in one `info string error: SyzygyPath: ...` line
+//! for all of them; the engine keeps the tables it could load and plays on.
+//! Otherwise one line says how many files and up to how many pieces were
+//! found. The tables live in the search pool, read-only while searching; a
+//! running search keeps the tables it started with.
+//!
+//! # At the root
+//!
+//! When the root has at most `min(SyzygyProbeLimit, largest table)` pieces
+//! and no castling rights, each root move (among `searchmoves`, if given) is
+//! ranked by the DTZ of the position after it, counting the halfmove clock:
+//! a win that zeroes the clock in time for the fifty-move rule, then a win
+//! on the last possible ply (only the fastest moves), cursed wins (the
+//! fastest first, in case the defence goes wrong), draws, blessed losses
+//! (the longest first), losses. Only the moves of the best rank are
+//! searched, so a won game stays won and is converted before the fifty-move
+//! rule (all moves that zero in time are equal, so the search picks the
+//! fastest mate among them, and the set narrows as the clock runs), a drawn
+//! game stays drawn, and a lost one resists the longest. With
+//! `Syzygy50MoveRule` off, cursed wins are wins and blessed losses losses.
+//! Without DTZ tables the moves are ranked by WDL.
+//!
+//! The score reported is the result unless the search finds a mate: a win
+//! is [`crate::search::TB_WIN`] less the ply (printed as `cp 31871` and the
+//! like, below every mate score, as Stockfish does; the normalisation of
+//! evaluations leaves these alone), a draw (cursed wins and blessed losses
+//! included, under the rule) is `cp 0`, a loss the negative; `UCI_ShowWDL`
+//! then prints `wdl 1000 0 0`, `0 1000 0` or `0 0 1000`.
+//!
+//! # In the search
+//!
+//! A position just reached by a capture or a pawn move (halfmove clock 0,
+//! so the clock does not matter), with at most `min(SyzygyProbeLimit,
+//! largest table)` pieces, at remaining depth `SyzygyProbeDepth` or more,
+//! is probed in the WDL tables: a win is a lower bound of `TB_WIN - ply`, a
+//! loss an upper bound of its negative, a draw exact. When the bound
+//! settles the node it is returned and stored in the transposition table
+//! six plies deeper than searched; a PV node searches on within that bound.
+//! When DTZ has ranked the root the search does not probe (the ranking
+//! already keeps the result, and equal WDL scores in the tree would hide
+//! the way to mate), nor when WDL ranked a root that is not won.
+//!
+//! `tbhits` in `info` lines counts the root moves ranked and the positions
+//! probed.
 
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,5 @@
 //! The UCI loop: one thread reads stdin and handles each command; searches
-//! run on the search pool's threads and report through [`UciReporter`]; a
+//! run on the search pool's threads and report through `UciReporter`; a
 //! writer thread owns stdout and writes whole lines, flushed one by one.
 
 use super::command::{Command, GoParams, PositionStart, parse_line};
