@@ -18,7 +18,7 @@ ifneq ($(EXE),)
 	cp target/release/forsyth "$(EXE)"
 endif
 
-# The whole test command, as README.md gives it: the Rust tests, then
+# The whole test command (README.md, .ci/run): the Rust tests, then
 # python-chess driving the release binary (tests/client_test.py).
 test:
 	$(CARGO) test --release
@@ -66,7 +66,7 @@ fuzz:
 clean:
 	$(CARGO) clean
 
-# Reliability runs (README: Stress and resource limits). Not part of
+# Reliability runs (CONTRIBUTING.md: Tests and longer runs). Not part of
 # `make test`, which runs 1,000 stress cycles.
 STRESS_CYCLES ?= 10000
 STRESS_SEED   ?= 1
