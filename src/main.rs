@@ -1,81 +1,52 @@
 //! The `forsyth` command: UCI by default, plus tools for scripts.
 
+use clap::{CommandFactory, Parser};
 use forsyth::book::build::{self, BuildOptions, Builder};
 use forsyth::book::{Book, polyglot};
 use forsyth::chess::Position;
 use forsyth::chess::perft;
+use forsyth::cli::args::{
+    BookAction, BookBuildArgs, BookProbeArgs, Cli, Command, DatagenAction, DatagenArgs, PerftArgs,
+    TuneArgs,
+};
 use forsyth::cli::{self, epd::Finish};
 use forsyth::datagen;
 use forsyth::epd::Epd;
 use forsyth::search::bench;
-use forsyth::uci::engine::{self, ENGINE_NAME};
+use forsyth::uci::engine;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const HELP: &str = "\
-Forsyth, a UCI chess engine.
-
-Usage:
-  forsyth                     speak UCI on stdin/stdout (what GUIs run)
-  forsyth bench [DEPTH]       search the bench positions; last line: <nodes> nodes <nps> nps
-  forsyth perft N [FEN]       count leaf nodes N plies deep (start position if no FEN)
-  forsyth perft-suite FILE... check every position of perft suites (EPD with ;D<n> <count>)
-  forsyth datagen --out PATH [--games N] [--nodes N] [--threads N] [--hash MB]
-                  [--openings FILE] [--random-plies N] [--seed S] [--text]
-                              self-play training data (forsyth datagen --help)
-  forsyth datagen text FILE.bin
-                              print a datagen record file as `FEN | score | result`
-  forsyth book build --pgn FILE... --out FILE.bin [--max-ply N] [--min-games N] [--strict]
-                              write a Polyglot book from PGN games (--strict: fail on a bad game)
-  forsyth book probe [--book FILE.bin] [FEN]
-                              list the book moves of a position (default book, start position)
-  forsyth tune --data FILE.bin [options]
-                              fit the evaluation to datagen positions (forsyth tune --help)
-  forsyth analyse [--fen FEN] [--moves M...] [--depth N | --movetime MS | --nodes N]
-                  [--multipv K] [--threads N] [--hash MB] [--json]
-                              search one position; best move, score, WDL, PV (UCI and SAN)
-  forsyth epd FILE [--depth N | --movetime MS | --nodes N] [--threads N] [--hash MB]
-                  [--json OUT]
-                              run an EPD test suite (bm/am/dm); Ctrl-C prints the summary
-  forsyth epd --write [--fen FEN] [--depth N | --movetime MS | --nodes N]
-                              search and print the position as EPD (bm, ce, acd, pv...)
-  forsyth fen check FEN       validate a FEN and print it normalised
-  forsyth fen show FEN [--ascii]
-                              draw the board
-  forsyth --version           print the version
-  forsyth --help              print this help
-";
-
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if !args.is_empty() {
+    if std::env::args_os().len() > 1 {
         // The commands for scripts and shells; the UCI loop keeps going.
         cli::interrupt::quiet_on_closed_pipe();
     }
-    let result = match args.first().map(String::as_str) {
+    // Help, the version and bad invocations end here (clap's exit status 2
+    // for an error, as for every other error of the command line).
+    let args = Cli::try_parse().unwrap_or_else(|e| e.exit());
+    let result = match args.command {
         None => engine::run(),
-        Some("--help" | "-h" | "help") => {
-            print!("{HELP}");
+        Some(Command::Version) => {
+            print!("{}", Cli::command().render_version());
             Ok(())
         }
-        Some("--version" | "-V" | "version") => {
-            println!("{ENGINE_NAME} {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
-        }
-        Some("bench") => cmd_bench(&args[1..]),
-        Some("perft") => cmd_perft(&args[1..]),
-        Some("perft-suite") => cmd_perft_suite(&args[1..]),
-        Some("tune") => cmd_tune(&args[1..]),
-        Some("datagen") => datagen::cli(&args[1..]).map_err(|e| e.to_string()),
-        Some("book") => cmd_book(&args[1..]),
-        Some("analyse" | "analyze") => cli::analyse::run(&args[1..]),
-        Some("fen") => cli::fen::run(&args[1..]),
-        Some("epd") => match cli::epd::run(&args[1..]) {
+        Some(Command::Bench(a)) => cmd_bench(a.depth),
+        Some(Command::Perft(a)) => cmd_perft(&a),
+        Some(Command::PerftSuite(a)) => cmd_perft_suite(&a.files),
+        Some(Command::Tune(a)) => cmd_tune(&a),
+        Some(Command::Datagen(a)) => cmd_datagen(&a).map_err(|e| e.to_string()),
+        Some(Command::Book(a)) => match a.action {
+            BookAction::Build(b) => cmd_book_build(&b),
+            BookAction::Probe(p) => cmd_book_probe(&p),
+        },
+        Some(Command::Analyse(a)) => cli::analyse::run(&a),
+        Some(Command::Fen(a)) => cli::fen::run(&a.action),
+        Some(Command::Epd(a)) => match cli::epd::run(&a) {
             Ok(Finish::Done) => Ok(()),
             Ok(Finish::Interrupted) => return ExitCode::from(cli::epd::INTERRUPTED_STATUS),
             Err(e) => Err(e),
         },
-        Some(other) => Err(format!("unknown command '{other}' (see forsyth --help)")),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -86,15 +57,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_depth(arg: Option<&String>, default: u32) -> Result<u32, String> {
-    match arg {
-        None => Ok(default),
-        Some(s) => s.parse().map_err(|_| format!("'{s}' is not a depth")),
-    }
-}
-
-fn cmd_bench(args: &[String]) -> Result<(), String> {
-    let depth = parse_depth(args.first(), bench::DEFAULT_DEPTH)?;
+fn cmd_bench(depth: u32) -> Result<(), String> {
     let (nodes, time) = bench::run(depth)?;
     let ms = time.as_millis().max(1) as u64;
     println!("Positions:  {}", bench::POSITIONS.len());
@@ -104,85 +67,42 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn cmd_perft(args: &[String]) -> Result<(), String> {
-    let Some(d) = args.first() else {
-        return Err("perft needs a depth".into());
-    };
-    let depth = parse_depth(Some(d), 1)?;
-    let pos = if args.len() > 1 {
-        let fen = args[1..].join(" ");
-        let (pos, warnings) = Position::from_fen(&fen).map_err(|e| e.to_string())?;
+fn cmd_perft(args: &PerftArgs) -> Result<(), String> {
+    let pos = if args.fen.is_empty() {
+        Position::startpos()
+    } else {
+        let (pos, warnings) = Position::from_fen(&args.fen.join(" ")).map_err(|e| e.to_string())?;
         for w in warnings {
             eprintln!("warning: {w}");
         }
         pos
-    } else {
-        Position::startpos()
     };
     let start = Instant::now();
-    println!("{}", perft::report(&pos, depth, false));
+    println!("{}", perft::report(&pos, args.depth, false));
     eprintln!("time: {} ms", start.elapsed().as_millis());
     Ok(())
 }
 
-fn cmd_book(args: &[String]) -> Result<(), String> {
-    match args.first().map(String::as_str) {
-        Some("build") => cmd_book_build(&args[1..]),
-        Some("probe") => cmd_book_probe(&args[1..]),
-        _ => Err("book needs 'build' or 'probe' (see forsyth --help)".into()),
+fn cmd_datagen(args: &DatagenArgs) -> Result<(), datagen::DatagenError> {
+    match (&args.action, args.options()) {
+        (Some(DatagenAction::Text { file }), _) => datagen::print_text(file),
+        (None, Some(options)) => datagen::run(&options).map(|_| ()),
+        // clap asks for --out without `text`.
+        (None, None) => Err(datagen::DatagenError::Usage(
+            "--out PATH is required".into(),
+        )),
     }
 }
 
-fn cmd_book_build(args: &[String]) -> Result<(), String> {
-    let mut pgns = Vec::new();
-    let mut out = None;
-    let mut options = BuildOptions::default();
-    let mut strict = false;
-    let mut i = 0;
-    // `--pgn` takes every following argument up to the next option.
-    let mut in_pgns = false;
-    while i < args.len() {
-        let arg = args[i].as_str();
-        let number = |i: usize| -> Result<u32, String> {
-            let v = args.get(i).ok_or(format!("{arg} needs a number"))?;
-            v.parse()
-                .map_err(|_| format!("{arg}: '{v}' is not a number"))
-        };
-        match arg {
-            "--pgn" => in_pgns = true,
-            "--out" => {
-                out = Some(args.get(i + 1).ok_or("--out needs a file")?.clone());
-                in_pgns = false;
-                i += 1;
-            }
-            "--max-ply" => {
-                options.max_ply = number(i + 1)?;
-                in_pgns = false;
-                i += 1;
-            }
-            "--min-games" => {
-                options.min_games = number(i + 1)?;
-                in_pgns = false;
-                i += 1;
-            }
-            "--strict" => {
-                strict = true;
-                in_pgns = false;
-            }
-            _ if in_pgns && !arg.starts_with("--") => pgns.push(arg.to_string()),
-            _ => return Err(format!("book build: unexpected argument '{arg}'")),
-        }
-        i += 1;
-    }
-    let Some(out) = out else {
-        return Err("book build needs --out FILE.bin".into());
+fn cmd_book_build(args: &BookBuildArgs) -> Result<(), String> {
+    let options = BuildOptions {
+        max_ply: args.max_ply,
+        min_games: args.min_games,
     };
-    if pgns.is_empty() {
-        return Err("book build needs --pgn FILE...".into());
-    }
+    let (pgns, out, strict) = (&args.pgns, &args.out, args.strict);
     let mut builder = Builder::new(options);
     let mut skipped = 0;
-    for file in &pgns {
+    for file in pgns {
         let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
         for e in builder.add_pgn(&String::from_utf8_lossy(&bytes)) {
             eprintln!("{file}: {e}; game skipped");
@@ -195,7 +115,7 @@ fn cmd_book_build(args: &[String]) -> Result<(), String> {
         ));
     }
     let entries = builder.entries();
-    std::fs::write(&out, build::to_bytes(&entries)).map_err(|e| format!("{out}: {e}"))?;
+    std::fs::write(out, build::to_bytes(&entries)).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
         "{} games read, {skipped} skipped; {} entries written to {out}",
         builder.games() + skipped,
@@ -204,21 +124,16 @@ fn cmd_book_build(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn cmd_book_probe(args: &[String]) -> Result<(), String> {
-    let (book, rest) = match args.first().map(String::as_str) {
-        Some("--book") => {
-            let file = args.get(1).ok_or("--book needs a file")?;
-            (
-                Book::open(std::path::Path::new(file)).map_err(|e| e.to_string())?,
-                &args[2..],
-            )
-        }
-        _ => (Book::default_book().map_err(|e| e.to_string())?, args),
-    };
-    let pos = if rest.is_empty() {
+fn cmd_book_probe(args: &BookProbeArgs) -> Result<(), String> {
+    let book = match &args.book {
+        Some(file) => Book::open(std::path::Path::new(file)),
+        None => Book::default_book(),
+    }
+    .map_err(|e| e.to_string())?;
+    let pos = if args.fen.is_empty() {
         Position::startpos()
     } else {
-        let (pos, warnings) = Position::from_fen(&rest.join(" ")).map_err(|e| e.to_string())?;
+        let (pos, warnings) = Position::from_fen(&args.fen.join(" ")).map_err(|e| e.to_string())?;
         for w in warnings {
             eprintln!("warning: {w}");
         }
@@ -304,12 +219,8 @@ fn cmd_perft_suite(files: &[String]) -> Result<(), String> {
     }
 }
 
-fn cmd_tune(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{}", forsyth::tune::USAGE);
-        return Ok(());
-    }
-    let options = forsyth::tune::Options::parse(args)?;
+fn cmd_tune(args: &TuneArgs) -> Result<(), String> {
+    let options = args.options();
     let report = forsyth::tune::run(&options)?;
     println!(
         "{} positions, K {:.4}, validation error {:.6} -> {:.6}, written to {}",

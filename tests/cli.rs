@@ -110,12 +110,45 @@ fn analyse_refuses_bad_input_with_status_2() {
         "{}",
         r.stderr
     );
+    // Bad options are clap's errors: the reason, then where to read more.
     let r = run_cli(&["analyse", "--depth", "3", "--nodes", "10"]);
     assert_eq!(r.status, Some(2));
-    assert!(r.stderr.contains("only one of"), "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+    assert!(
+        r.stderr
+            .starts_with("error: the argument '--depth <N>' cannot be used with '--nodes <N>'\n"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.ends_with("For more information, try '--help'.\n"),
+        "{}",
+        r.stderr
+    );
     let r = run_cli(&["analyse", "--depth"]);
     assert_eq!(r.status, Some(2));
-    assert!(r.stderr.contains("--depth needs a value"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("error: a value is required for '--depth <N>' but none was supplied"),
+        "{}",
+        r.stderr
+    );
+    let r = run_cli(&["analyse", "--multipv", "0"]);
+    assert_eq!(r.status, Some(2));
+    assert!(
+        r.stderr
+            .starts_with("error: invalid value '0' for '--multipv <K>'"),
+        "{}",
+        r.stderr
+    );
+    let r = run_cli(&["analyse", "--dpth", "3"]);
+    assert_eq!(r.status, Some(2));
+    assert!(
+        r.stderr
+            .contains("tip: a similar argument exists: '--depth'"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

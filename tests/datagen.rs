@@ -341,7 +341,11 @@ fn tune_without_holds_terms_at_zero() {
         "speed",
     ]);
     assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--without: no term 'speed'"));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("invalid value 'speed' for '--without <TERM[,TERM...]>': no term 'speed'")
+    );
 }
 
 /// `--lr-decay F` multiplies the learning rate by F after each epoch: the

@@ -1212,25 +1212,49 @@ fn command_line_version_and_help() {
     let (code, out, _) = run(&["--version"]);
     assert_eq!(code, 0);
     assert_eq!(out, format!("Forsyth {}\n", env!("CARGO_PKG_VERSION")));
+    for spelling in ["-V", "version"] {
+        let (code, again, _) = run(&[spelling]);
+        assert_eq!((code, again.as_str()), (0, out.as_str()), "{spelling}");
+    }
     let (code, out, _) = run(&["--help"]);
     assert_eq!(code, 0);
     assert_eq!(out.lines().next(), Some("Forsyth, a UCI chess engine."));
-    for usage in [
-        "  forsyth                     speak UCI on stdin/stdout (what GUIs run)",
-        "  forsyth bench [DEPTH]       search the bench positions; last line: <nodes> nodes <nps> nps",
-        "  forsyth perft N [FEN]       count leaf nodes N plies deep (start position if no FEN)",
-        "  forsyth --version           print the version",
+    assert!(out.contains("\nUsage: forsyth [COMMAND]\n"), "{out}");
+    // Every command is listed, with the old spelling of `analyse` too.
+    for command in [
+        "bench",
+        "perft",
+        "perft-suite",
+        "datagen",
+        "tune",
+        "book",
+        "analyse",
+        "epd",
+        "fen",
+        "help",
     ] {
         assert!(
-            out.lines().any(|l| l == usage),
-            "{usage:?} missing from\n{out}"
+            out.lines().any(|l| l.starts_with(&format!("  {command} "))),
+            "{command} missing from\n{out}"
         );
     }
+    assert!(out.contains("[alias: analyze]"), "{out}");
+    assert!(
+        out.contains("Without a command, Forsyth speaks UCI on stdin and stdout"),
+        "{out}"
+    );
+    let (code, help, _) = run(&["help"]);
+    assert_eq!((code, help), (0, out));
+    let (code, out, _) = run(&["bench", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Usage: forsyth bench [DEPTH]"), "{out}");
     let (code, out, err) = run(&["--frobnicate"]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert_eq!(
         err,
-        "forsyth: unknown command '--frobnicate' (see forsyth --help)\n"
+        "error: unexpected argument '--frobnicate' found\n\n\
+         Usage: forsyth [COMMAND]\n\n\
+         For more information, try '--help'.\n"
     );
 }
 
@@ -1267,7 +1291,10 @@ fn command_line_bench() {
     assert!(nodes(&out).parse::<u64>().unwrap() > 0);
     let (code, _, err) = run(&["bench", "x"]);
     assert_eq!(code, 2);
-    assert_eq!(err, "forsyth: 'x' is not a depth\n");
+    assert!(
+        err.starts_with("error: invalid value 'x' for '[DEPTH]': invalid digit found in string\n"),
+        "{err}"
+    );
     // The same from the UCI loop.
     let mut e = Engine::started();
     e.send("bench 1");
@@ -1295,7 +1322,10 @@ fn command_line_perft() {
     assert_eq!(out.lines().last(), Some("Nodes searched: 2039"));
     let (code, _, err) = run(&["perft"]);
     assert_eq!(code, 2);
-    assert_eq!(err, "forsyth: perft needs a depth\n");
+    assert!(
+        err.starts_with("error: the following required arguments were not provided:\n  <N>\n"),
+        "{err}"
+    );
     let (code, _, _) = run(&["perft", "1", "not", "a", "fen", "at", "all"]);
     assert_eq!(code, 2);
 }

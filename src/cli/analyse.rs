@@ -1,8 +1,9 @@
 //! `forsyth analyse`: one search of one position, its result printed for a
 //! person or, with `--json`, as one JSON object (schema in README.md).
 
+use super::args::AnalyseArgs;
 use super::json::Json;
-use super::{Args, Arity, SEARCH_OPTIONS, numbered_san, read_fen, read_move};
+use super::{numbered_san, read_fen, read_move};
 use crate::chess::{Move, Position};
 use crate::epd::runner::Budget;
 use crate::eval::wdl::wdl;
@@ -16,13 +17,6 @@ use std::time::Instant;
 /// well under a second on one core, and (one thread, fresh table) the
 /// same answer every time, which scripts want.
 pub const DEFAULT_DEPTH: u32 = 14;
-
-const OPTIONS: &[(&str, Arity)] = &[
-    ("--fen", Arity::Many),
-    ("--moves", Arity::Many),
-    ("--multipv", Arity::One),
-    ("--json", Arity::Flag),
-];
 
 /// The last report of one MultiPV line.
 #[derive(Clone, Debug)]
@@ -110,29 +104,25 @@ fn bound_name(b: ScoreBound) -> &'static str {
     }
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
-    let args = Args::parse(args, &[OPTIONS, SEARCH_OPTIONS])?;
-    if let Some(extra) = args.positional.first() {
-        return Err(format!(
-            "unexpected '{extra}' (a FEN goes after --fen, moves after --moves)"
-        ));
-    }
-    let mut root = match args.many("--fen") {
-        Some(words) => read_fen(words)?,
-        None => Position::startpos(),
+pub fn run(args: &AnalyseArgs) -> Result<(), String> {
+    let mut root = if args.fen.is_empty() {
+        Position::startpos()
+    } else {
+        read_fen(&args.fen)?
     };
     let mut history = Vec::new();
-    for text in args.many("--moves").unwrap_or(&[]) {
+    for text in &args.moves {
         let m = read_move(&root, text)?;
         history.push(root.key());
         root.play(m);
     }
-    let budget = args.budget()?.unwrap_or(Budget::Depth(DEFAULT_DEPTH));
-    let multipv = args.one::<usize>("--multipv")?.unwrap_or(1);
-    if multipv == 0 {
-        return Err("--multipv must be at least 1".into());
-    }
-    let (threads, hash) = args.threads_hash()?;
+    let budget = args
+        .search
+        .limit
+        .budget()
+        .unwrap_or(Budget::Depth(DEFAULT_DEPTH));
+    let multipv = args.multipv;
+    let (threads, hash) = (args.search.threads, args.search.hash);
 
     let legal = root.count_legal();
     let collector = Arc::new(Collector::default());
@@ -187,7 +177,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let nps = crate::search::nps(s.nodes, time_ms);
     let uci = |m: Move| m.uci(false).to_string();
 
-    if args.flag("--json") {
+    if args.json {
         let line_json = |i: usize, l: &Line| {
             Json::Object(vec![
                 ("multipv", Json::uint(i as u64 + 1)),

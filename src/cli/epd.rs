@@ -21,8 +21,9 @@
 //! `played_uci`, `solved`, `time_to_solution_ms` (or `null`), `time_ms`,
 //! `depth`, `nodes`, `score` (`"cp 35"` or `"mate 2"`) and `pv` (SAN).
 
+use super::args::EpdArgs;
 use super::json::Json;
-use super::{Args, Arity, SEARCH_OPTIONS, interrupt, read_fen};
+use super::{interrupt, read_fen};
 use crate::chess::Move;
 use crate::epd::runner::{Budget, Expectation, Outcome, Runner};
 use crate::epd::{Epd, Operand, Operation};
@@ -37,30 +38,26 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// The exit status after Ctrl-C, as shells report a SIGINT death.
 pub const INTERRUPTED_STATUS: u8 = 130;
 
-const OPTIONS: &[(&str, Arity)] = &[
-    ("--json", Arity::One),
-    ("--write", Arity::Flag),
-    ("--fen", Arity::Many),
-];
-
 /// What `forsyth epd` ended with, for `main` to choose the exit status.
 pub enum Finish {
     Done,
     Interrupted,
 }
 
-pub fn run(args: &[String]) -> Result<Finish, String> {
-    let args = Args::parse(args, &[OPTIONS, SEARCH_OPTIONS])?;
-    if args.flag("--write") {
-        return write(&args).map(|()| Finish::Done);
+pub fn run(args: &EpdArgs) -> Result<Finish, String> {
+    if args.write {
+        return write(args).map(|()| Finish::Done);
     }
-    let [file] = args.positional.as_slice() else {
+    // clap asks for a file without --write.
+    let Some(file) = &args.file else {
         return Err("epd needs one suite file (or --write --fen FEN)".into());
     };
     let budget = args
-        .budget()?
+        .search
+        .limit
+        .budget()
         .unwrap_or(Budget::MoveTime(DEFAULT_MOVETIME_MS));
-    let (threads, hash) = args.threads_hash()?;
+    let (threads, hash) = (args.search.threads, args.search.hash);
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let suite = read_suite(file, &text);
     if suite.is_empty() {
@@ -71,9 +68,9 @@ pub fn run(args: &[String]) -> Result<Finish, String> {
     let results = run_suite(&mut runner, &suite, budget, flag);
     let interrupted = results.len() < suite.len();
     print_summary(&suite, &results, interrupted);
-    if let Some(path) = args.one::<String>("--json")? {
+    if let Some(path) = &args.json {
         let doc = json_report(file, budget, threads, hash, &suite, &results, interrupted);
-        std::fs::write(&path, format!("{doc}\n")).map_err(|e| format!("{path}: {e}"))?;
+        std::fs::write(path, format!("{doc}\n")).map_err(|e| format!("{path}: {e}"))?;
     }
     Ok(if interrupted {
         Finish::Interrupted
@@ -333,15 +330,18 @@ fn epd_ce(score: i32) -> i64 {
 /// `forsyth epd --write [--fen FEN]`: the position with the search's
 /// `acd`, `acn`, `acs`, `bm`, `ce`, `dm` (when a mate is found), `pv`,
 /// and the counters as `hmvc` and `fmvn`.
-fn write(args: &Args) -> Result<(), String> {
-    let pos = match args.many("--fen") {
-        Some(words) => read_fen(words)?,
-        None => crate::chess::Position::startpos(),
+fn write(args: &EpdArgs) -> Result<(), String> {
+    let pos = if args.fen.is_empty() {
+        crate::chess::Position::startpos()
+    } else {
+        read_fen(&args.fen)?
     };
     let budget = args
-        .budget()?
+        .search
+        .limit
+        .budget()
         .unwrap_or(Budget::Depth(super::analyse::DEFAULT_DEPTH));
-    let (threads, hash) = args.threads_hash()?;
+    let (threads, hash) = (args.search.threads, args.search.hash);
     let mut epd = Epd::from_position(pos.clone());
     let int = |opcode: &str, n: i64| Operation {
         opcode: opcode.to_string(),

@@ -1,36 +1,23 @@
 //! `forsyth fen check FEN` (validate and print normalised) and
 //! `forsyth fen show FEN` (draw the board).
 
-use super::{Args, Arity};
+use super::args::FenAction;
 use crate::chess::{Color, Piece, PieceType, Position, Square};
 
-const OPTIONS: &[(&str, Arity)] = &[("--ascii", Arity::Flag)];
-
-pub fn run(args: &[String]) -> Result<(), String> {
-    let Some(action) = args.first() else {
-        return Err("fen needs 'check FEN' or 'show FEN'".into());
+pub fn run(action: &FenAction) -> Result<(), String> {
+    let fen = match action {
+        FenAction::Check { fen } | FenAction::Show { fen, .. } => fen.join(" "),
     };
-    let args = Args::parse(&args[1..], &[OPTIONS])?;
-    if args.positional.is_empty() {
-        return Err(format!("fen {action} needs a FEN"));
-    }
-    let fen = args.positional.join(" ");
     // The FEN's error already names the field and the reason.
     let (pos, warnings) = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
     for w in &warnings {
         eprintln!("warning: {w}");
     }
-    match action.as_str() {
-        "check" => {
-            println!("{}", pos.fen());
-            Ok(())
-        }
-        "show" => {
-            print!("{}", board(&pos, args.flag("--ascii")));
-            Ok(())
-        }
-        other => Err(format!("unknown fen action '{other}' (check or show)")),
+    match action {
+        FenAction::Check { .. } => println!("{}", pos.fen()),
+        FenAction::Show { ascii, .. } => print!("{}", board(&pos, *ascii)),
     }
+    Ok(())
 }
 
 fn symbol(p: Piece, ascii: bool) -> char {

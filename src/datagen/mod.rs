@@ -72,13 +72,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-pub const USAGE: &str = "\
-Usage:
-  forsyth datagen --out PATH [--games N] [--nodes N] [--threads N] [--hash MB]
-                  [--openings FILE] [--random-plies N] [--seed S] [--text]
-  forsyth datagen text FILE.bin      print a record file as `FEN | score | result`
-";
-
 /// What `forsyth datagen` was asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -103,63 +96,10 @@ impl Options {
     pub const DEFAULT_NODES: u64 = 5000;
     pub const DEFAULT_HASH_MB: usize = 8;
     pub const DEFAULT_RANDOM_PLIES: u32 = 8;
-
-    /// Reads the options after `datagen`. Without `--seed` the clock seeds
-    /// the run (printed, so it can be repeated).
-    pub fn parse(args: &[String]) -> Result<Options, DatagenError> {
-        let mut out = None;
-        let mut opts = Options {
-            out: PathBuf::new(),
-            games: Options::DEFAULT_GAMES,
-            nodes: Options::DEFAULT_NODES,
-            threads: 1,
-            hash_mb: Options::DEFAULT_HASH_MB,
-            openings: None,
-            random_plies: Options::DEFAULT_RANDOM_PLIES,
-            seed: clock_seed(),
-            text: false,
-        };
-        let mut it = args.iter();
-        while let Some(arg) = it.next() {
-            let name = arg.as_str();
-            if name == "--text" {
-                opts.text = true;
-                continue;
-            }
-            let value = it
-                .next()
-                .ok_or_else(|| DatagenError::Usage(format!("{name} needs a value")))?;
-            match name {
-                "--out" => out = Some(PathBuf::from(value)),
-                "--openings" => opts.openings = Some(PathBuf::from(value)),
-                "--games" => opts.games = number(name, value, 1)?,
-                "--nodes" => opts.nodes = number(name, value, 1)?,
-                "--threads" => opts.threads = number(name, value, 1)?,
-                "--hash" => opts.hash_mb = number(name, value, 1)?,
-                "--random-plies" => opts.random_plies = number(name, value, 0)?,
-                "--seed" => opts.seed = number(name, value, 0)?,
-                _ => return Err(DatagenError::Usage(format!("unknown option '{name}'"))),
-            }
-        }
-        opts.out = out.ok_or_else(|| DatagenError::Usage("--out PATH is required".into()))?;
-        Ok(opts)
-    }
 }
 
-fn number<T: std::str::FromStr + PartialOrd + From<u8>>(
-    name: &str,
-    text: &str,
-    min: u8,
-) -> Result<T, DatagenError> {
-    match text.parse::<T>() {
-        Ok(n) if n >= T::from(min) => Ok(n),
-        _ => Err(DatagenError::Usage(format!(
-            "{name} needs a whole number of at least {min}, not '{text}'"
-        ))),
-    }
-}
-
-fn clock_seed() -> u64 {
+/// The seed of a run without `--seed` (printed, so it can be repeated).
+pub fn clock_seed() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
@@ -198,7 +138,7 @@ pub enum DatagenError {
 impl fmt::Display for DatagenError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            DatagenError::Usage(s) => write!(f, "datagen: {s}\n{USAGE}"),
+            DatagenError::Usage(s) => write!(f, "datagen: {s}"),
             DatagenError::Io { path, error } => write!(f, "{}: {error}", path.display()),
             DatagenError::Opening { path, line, error } => {
                 write!(f, "{}:{line}: {error}", path.display())
@@ -224,21 +164,6 @@ fn io_at(path: &Path) -> impl FnOnce(io::Error) -> DatagenError + '_ {
     move |error| DatagenError::Io {
         path: path.to_path_buf(),
         error,
-    }
-}
-
-/// `forsyth datagen ...`: generation, or `text FILE` to convert.
-pub fn cli(args: &[String]) -> Result<(), DatagenError> {
-    match args.first().map(String::as_str) {
-        Some("text") => match args.get(1..) {
-            Some([file]) => print_text(Path::new(file)),
-            _ => Err(DatagenError::Usage("text needs exactly one file".into())),
-        },
-        Some("--help" | "-h") => {
-            print!("{USAGE}");
-            Ok(())
-        }
-        _ => run(&Options::parse(args)?).map(|_| ()),
     }
 }
 
@@ -766,39 +691,6 @@ fn clock(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn options_parse_with_defaults_and_errors() {
-        let o = Options::parse(&args("--out d --seed 5")).unwrap();
-        assert_eq!(o.out, PathBuf::from("d"));
-        assert_eq!((o.games, o.nodes, o.threads, o.hash_mb), (100, 5000, 1, 8));
-        assert_eq!((o.random_plies, o.seed, o.text), (8, 5, false));
-        let o = Options::parse(&args(
-            "--text --out x --games 3 --nodes 700 --threads 2 --hash 4 --random-plies 0 \
-             --openings b.epd --seed 9",
-        ))
-        .unwrap();
-        assert_eq!((o.games, o.nodes, o.threads, o.hash_mb), (3, 700, 2, 4));
-        assert_eq!(o.openings, Some(PathBuf::from("b.epd")));
-        assert!(o.text && o.random_plies == 0 && o.seed == 9);
-        for bad in [
-            "--games 3",
-            "--out",
-            "--out d --games 0",
-            "--out d --nodes -5",
-            "--out d --threads x",
-            "--out d --frobnicate 1",
-        ] {
-            assert!(
-                matches!(Options::parse(&args(bad)), Err(DatagenError::Usage(_))),
-                "{bad}"
-            );
-        }
-    }
 
     #[test]
     fn progress_round_trip_and_checks() {

@@ -98,100 +98,7 @@ pub struct Options {
     pub keep_shape: bool,
 }
 
-pub const USAGE: &str = "\
-Usage:
-  forsyth tune --data FILE.bin [--data FILE2.bin ...] [--out PATH]
-               [--epochs N] [--batch N] [--lr F] [--lr-decay F] [--lambda F]
-               [--init current|material] [--threads N] [--limit N]
-               [--without TERM[,TERM...]] [--keep-shape]
-
-Fits every evaluation parameter to the positions of `forsyth datagen` files
-(one tenth held out for validation, in runs of whole games) and writes PATH
-(default src/eval/values.rs). Defaults: 30 epochs, batches of 16384, learning rate
-0.5, constant (--lr-decay F multiplies it by F after each epoch), lambda 1.0
-(results only; 0 fits the search scores), 2 threads.
---without holds terms at zero and tunes the rest, to measure a term by
-games: TERM is a block of src/eval/params.rs (PASSED_FREE) or a row of
-the `eval` table (material, placement, mobility, pawns, passed, king,
-pieces, threats, tempo). --keep-shape holds the shape (phase weights,
-the endgame cost of king danger, the scales of drawish endings) at its
-starting values.";
-
 impl Options {
-    pub fn parse(args: &[String]) -> Result<Options, String> {
-        let mut o = Options {
-            data: Vec::new(),
-            out: PathBuf::from("src/eval/values.rs"),
-            epochs: 30,
-            batch: 16384,
-            learning_rate: 0.5,
-            lr_decay: 1.0,
-            lambda: 1.0,
-            from_material: false,
-            threads: 2,
-            limit: 0,
-            without: Vec::new(),
-            keep_shape: false,
-        };
-        let mut it = args.iter();
-        while let Some(flag) = it.next() {
-            let mut value = || {
-                it.next()
-                    .cloned()
-                    .ok_or_else(|| format!("{flag} needs a value"))
-            };
-            let number = |v: String| -> Result<f64, String> {
-                v.parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| format!("{flag}: '{v}' is not a non-negative number"))
-            };
-            match flag.as_str() {
-                "--data" => o.data.push(PathBuf::from(value()?)),
-                "--out" => o.out = PathBuf::from(value()?),
-                "--epochs" => o.epochs = number(value()?)? as usize,
-                "--batch" => o.batch = (number(value()?)? as usize).max(1),
-                "--lr" => o.learning_rate = number(value()?)?,
-                "--lr-decay" => {
-                    o.lr_decay = number(value()?)?;
-                    if !(o.lr_decay > 0.0 && o.lr_decay <= 1.0) {
-                        return Err("--lr-decay must be above 0 and at most 1".into());
-                    }
-                }
-                "--lambda" => {
-                    o.lambda = number(value()?)?;
-                    if o.lambda > 1.0 {
-                        return Err("--lambda must be between 0 and 1".into());
-                    }
-                }
-                "--init" => match value()?.as_str() {
-                    "current" => o.from_material = false,
-                    "material" => o.from_material = true,
-                    v => return Err(format!("--init: '{v}' is not current or material")),
-                },
-                "--threads" => o.threads = (number(value()?)? as usize).clamp(1, 256),
-                "--limit" => o.limit = number(value()?)? as usize,
-                "--keep-shape" => o.keep_shape = true,
-                "--without" => {
-                    for term in value()?.split(',').filter(|t| !t.is_empty()) {
-                        let blocks = blocks_named(term)
-                            .ok_or_else(|| format!("--without: no term '{term}'"))?;
-                        for b in blocks {
-                            if !o.without.iter().any(|held| held.start == b.start) {
-                                o.without.push(b);
-                            }
-                        }
-                    }
-                }
-                other => return Err(format!("unknown option '{other}'\n{USAGE}")),
-            }
-        }
-        if o.data.is_empty() {
-            return Err(format!("no --data file\n{USAGE}"));
-        }
-        Ok(o)
-    }
-
     /// The blocks held at zero, by name, for messages and the values file.
     fn held_names(&self) -> String {
         let names: Vec<&str> = self.without.iter().map(|b| b.name).collect();
@@ -201,7 +108,7 @@ impl Options {
 
 /// The blocks a `--without` term names: a block by its name in
 /// `params.rs` or a row of the `eval` table by its first word, in any case.
-fn blocks_named(term: &str) -> Option<Vec<&'static params::Block>> {
+pub fn blocks_named(term: &str) -> Option<Vec<&'static params::Block>> {
     let blocks: Vec<_> = BLOCKS
         .iter()
         .filter(|b| {

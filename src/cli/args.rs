@@ -1,0 +1,617 @@
+//! The whole command line, defined once with clap's derive: every
+//! subcommand, its options and their help. `forsyth --help` and
+//! `forsyth SUBCOMMAND --help` are generated from it, and clap reports a
+//! bad invocation (exit status 2) before any command runs.
+//!
+//! A new subcommand is a variant of [`Command`] with its own `...Args`
+//! struct here, and a line in `main.rs` that hands the parsed struct to the
+//! module that does the work. What clap cannot check (a FEN, a move, a file)
+//! stays with that module, which answers `Err(reason)`.
+
+use crate::datagen;
+use crate::epd::runner::Budget;
+use crate::search::bench;
+use crate::tune;
+use clap::builder::RangedU64ValueParser;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "forsyth",
+    display_name = "Forsyth",
+    version,
+    about = "Forsyth, a UCI chess engine.",
+    after_help = "\
+Without a command, Forsyth speaks UCI on stdin and stdout (what GUIs run).
+`forsyth COMMAND --help` describes each command."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Search the bench positions; the last line is `<nodes> nodes <nps> nps`
+    Bench(BenchArgs),
+    /// Count the leaf nodes N plies deep (from the start position if no FEN)
+    Perft(PerftArgs),
+    /// Check every position of perft suites (EPD with `;D<n> <count>`)
+    PerftSuite(PerftSuiteArgs),
+    /// Self-play training data; `datagen text FILE.bin` prints a record file
+    Datagen(DatagenArgs),
+    /// Fit the evaluation to datagen positions and write src/eval/values.rs
+    Tune(TuneArgs),
+    /// Opening books: build one from PGN games, or list a position's moves
+    Book(BookArgs),
+    /// Search one position: best move, score, WDL, PV in UCI and SAN
+    #[command(visible_alias = "analyze")]
+    Analyse(AnalyseArgs),
+    /// Run an EPD test suite (bm/am/dm), or print a search as EPD (--write)
+    Epd(EpdArgs),
+    /// Validate a FEN, or draw its board
+    Fen(FenArgs),
+    /// Print the version (as --version does)
+    #[command(hide = true)]
+    Version,
+}
+
+/// A count that must be at least 1.
+fn positive<T: TryFrom<u64> + Clone + Send + Sync + 'static>() -> RangedU64ValueParser<T> {
+    RangedU64ValueParser::new().range(1..)
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth
+    #[arg(default_value_t = bench::DEFAULT_DEPTH)]
+    pub depth: u32,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Plies to go
+    #[arg(value_name = "N")]
+    pub depth: u32,
+    /// The position, as one word or several (default: the start position)
+    #[arg(value_name = "FEN")]
+    pub fen: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct PerftSuiteArgs {
+    /// EPD files whose records carry `;D<depth> <count>`
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+}
+
+/// `--depth`, `--movetime` or `--nodes`: at most one.
+#[derive(Args, Debug, Default)]
+#[group(multiple = false)]
+pub struct LimitArgs {
+    /// Search to this depth
+    #[arg(long, value_name = "N", value_parser = positive::<u32>())]
+    pub depth: Option<u32>,
+    /// Search this many milliseconds
+    #[arg(long, value_name = "MS", value_parser = positive::<u64>())]
+    pub movetime: Option<u64>,
+    /// Search this many nodes
+    #[arg(long, value_name = "N", value_parser = positive::<u64>())]
+    pub nodes: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limit given, if any.
+    pub fn budget(&self) -> Option<Budget> {
+        self.depth
+            .map(Budget::Depth)
+            .or(self.movetime.map(Budget::MoveTime))
+            .or(self.nodes.map(Budget::Nodes))
+    }
+}
+
+/// The options of every searching command.
+#[derive(Args, Debug)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub limit: LimitArgs,
+    /// Search threads
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive::<usize>())]
+    pub threads: usize,
+    /// Transposition table size in MB
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = positive::<usize>())]
+    pub hash: usize,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Without a limit: depth 14, which gives the same answer on every run with one
+thread. Exit status 2, with the reason on stderr, for a bad FEN, move or option.")]
+pub struct AnalyseArgs {
+    /// The position, one word or several (default: the start position)
+    #[arg(long, value_name = "FEN", num_args = 1..)]
+    pub fen: Vec<String>,
+    /// Moves played from it first, in UCI or SAN
+    #[arg(long, value_name = "MOVE", num_args = 0..)]
+    pub moves: Vec<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Number of best lines to report
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = positive::<usize>())]
+    pub multipv: usize,
+    /// Print one JSON object instead of text (schema in README.md)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Results go to stdout, one line per position and a summary; progress to stderr.
+Ctrl-C stops the suite and prints the summary so far (exit status 130).
+Without a limit: 1000 ms a position, or depth 14 with --write.")]
+pub struct EpdArgs {
+    /// The suite to run
+    #[arg(value_name = "FILE", required_unless_present = "write")]
+    pub file: Option<String>,
+    /// Also write the results as JSON to OUT
+    #[arg(long, value_name = "OUT", conflicts_with = "write")]
+    pub json: Option<String>,
+    /// Search one position and print it as EPD (bm, ce, acd, pv...)
+    #[arg(long, conflicts_with = "file")]
+    pub write: bool,
+    /// The position for --write (default: the start position)
+    #[arg(long, value_name = "FEN", num_args = 1.., requires = "write")]
+    pub fen: Vec<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+#[derive(Args, Debug)]
+#[command(subcommand_required = true, arg_required_else_help = true)]
+pub struct FenArgs {
+    #[command(subcommand)]
+    pub action: FenAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum FenAction {
+    /// Validate a FEN and print it normalised (dropped parts are warnings)
+    Check {
+        /// The FEN, as one word or several
+        #[arg(value_name = "FEN", required = true)]
+        fen: Vec<String>,
+    },
+    /// Draw the board, with the side to move, castling, en passant and counters
+    Show {
+        /// The FEN, as one word or several
+        #[arg(value_name = "FEN", required = true)]
+        fen: Vec<String>,
+        /// FEN letters instead of Unicode pieces
+        #[arg(long)]
+        ascii: bool,
+    },
+}
+
+#[derive(Args, Debug)]
+#[command(subcommand_required = true, arg_required_else_help = true)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    pub action: BookAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BookAction {
+    /// Write a Polyglot book from PGN games
+    #[command(after_help = "\
+A move's weight adds up over the games that play it: 2 for a win, 1 for a draw
+or an unknown result (*), 0 for a loss. A game with an illegal move or a bad
+FEN is reported on stderr and skipped (with --strict, nothing is written).")]
+    Build(BookBuildArgs),
+    /// List the book moves of a position: UCI, SAN, weight, percentage
+    Probe(BookProbeArgs),
+}
+
+#[derive(Args, Debug)]
+#[command(args_override_self = true)]
+pub struct BookBuildArgs {
+    /// The PGN files to read
+    #[arg(long = "pgn", value_name = "FILE", num_args = 1.., required = true, action = clap::ArgAction::Append)]
+    pub pgns: Vec<String>,
+    /// The book to write
+    #[arg(long, value_name = "FILE.bin")]
+    pub out: String,
+    /// Use the moves of the first N plies of each game
+    #[arg(long, value_name = "N", default_value_t = crate::book::build::BuildOptions::default().max_ply)]
+    pub max_ply: u32,
+    /// Keep a move only if at least N games play it
+    #[arg(long, value_name = "N", default_value_t = crate::book::build::BuildOptions::default().min_games)]
+    pub min_games: u32,
+    /// Fail, writing nothing, if a game is bad
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BookProbeArgs {
+    /// A Polyglot book file (default: the book built into the binary)
+    #[arg(long, value_name = "FILE.bin")]
+    pub book: Option<String>,
+    /// The position, as one word or several (default: the start position)
+    #[arg(value_name = "FEN")]
+    pub fen: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+// As before clap, an option given again replaces its value (scripts append
+// their own --seed or --games to a base command line).
+#[command(
+    args_override_self = true,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = "\
+Writes PATH.bin (and PATH.txt with --text), and in PATH.progress what is
+completely written: a killed run loses at most the games in progress, and
+running it again with the same --out carries on up to --games."
+)]
+pub struct DatagenArgs {
+    #[command(subcommand)]
+    pub action: Option<DatagenAction>,
+    /// Output path without extension (.bin, .txt, .progress are added)
+    #[arg(long, value_name = "PATH", required = true)]
+    pub out: Option<PathBuf>,
+    /// Games the output should hold in the end
+    #[arg(long, value_name = "N", default_value_t = datagen::Options::DEFAULT_GAMES, value_parser = positive::<u64>())]
+    pub games: u64,
+    /// Nodes searched per move
+    #[arg(long, value_name = "N", default_value_t = datagen::Options::DEFAULT_NODES, value_parser = positive::<u64>())]
+    pub nodes: u64,
+    /// Games played at once
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive::<usize>())]
+    pub threads: usize,
+    /// Transposition table per thread, MB
+    #[arg(long, value_name = "MB", default_value_t = datagen::Options::DEFAULT_HASH_MB, value_parser = positive::<usize>())]
+    pub hash: usize,
+    /// Start positions, one FEN or EPD a line (default: the usual one)
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Random moves at the start of each game
+    #[arg(long, value_name = "N", default_value_t = datagen::Options::DEFAULT_RANDOM_PLIES)]
+    pub random_plies: u32,
+    /// Seed of the run (default: from the clock, and printed)
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Also write PATH.txt, one `FEN | score | result` line a position
+    #[arg(long)]
+    pub text: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DatagenAction {
+    /// Print a record file as `FEN | score | result` lines
+    Text {
+        /// A record file written by `forsyth datagen`
+        #[arg(value_name = "FILE.bin")]
+        file: PathBuf,
+    },
+}
+
+impl DatagenArgs {
+    /// The options of a generating run (`None` for `datagen text`).
+    pub fn options(&self) -> Option<datagen::Options> {
+        Some(datagen::Options {
+            out: self.out.clone()?,
+            games: self.games,
+            nodes: self.nodes,
+            threads: self.threads,
+            hash_mb: self.hash,
+            openings: self.openings.clone(),
+            random_plies: self.random_plies,
+            seed: self.seed.unwrap_or_else(datagen::clock_seed),
+            text: self.text,
+        })
+    }
+}
+
+/// Where `forsyth tune` starts from.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TuneInit {
+    Current,
+    Material,
+}
+
+#[derive(Args, Debug)]
+#[command(
+    args_override_self = true,
+    after_help = "\
+Fits every evaluation parameter to the positions of `forsyth datagen` files
+(one tenth held out for validation, in runs of whole games) and writes PATH.
+--without holds terms at zero and tunes the rest, to measure a term by games:
+TERM is a block of src/eval/params.rs (PASSED_FREE) or a row of the `eval`
+table (material, placement, mobility, pawns, passed, king, pieces, threats,
+tempo)."
+)]
+pub struct TuneArgs {
+    /// A datagen record file (give --data again for more)
+    #[arg(long, value_name = "FILE.bin", required = true, action = clap::ArgAction::Append)]
+    pub data: Vec<PathBuf>,
+    /// The values file to write
+    #[arg(long, value_name = "PATH", default_value = "src/eval/values.rs")]
+    pub out: PathBuf,
+    /// Passes over the training positions
+    #[arg(long, value_name = "N", default_value = "30", value_parser = count)]
+    pub epochs: usize,
+    /// Positions per batch
+    #[arg(long, value_name = "N", default_value = "16384", value_parser = count)]
+    pub batch: usize,
+    /// Learning rate
+    #[arg(long = "lr", value_name = "F", default_value = "0.5", value_parser = non_negative)]
+    pub learning_rate: f64,
+    /// Learning rate factor after each epoch (1: constant)
+    #[arg(long, value_name = "F", default_value = "1", value_parser = lr_decay)]
+    pub lr_decay: f64,
+    /// Weight of the results against the search scores
+    #[arg(long, value_name = "F", default_value = "1", value_parser = lambda)]
+    pub lambda: f64,
+    /// Start values
+    #[arg(long, value_enum, value_name = "current|material", hide_possible_values = true, default_value_t = TuneInit::Current)]
+    pub init: TuneInit,
+    /// Threads (at most 256)
+    #[arg(long, value_name = "N", default_value = "2", value_parser = count)]
+    pub threads: usize,
+    /// Use at most N positions (0: all)
+    #[arg(long, value_name = "N", default_value = "0", value_parser = count)]
+    pub limit: usize,
+    /// Hold these terms at zero (see below)
+    #[arg(long, value_name = "TERM[,TERM...]", value_delimiter = ',', value_parser = term, action = clap::ArgAction::Append)]
+    pub without: Vec<String>,
+    /// Hold phase weights, danger's endgame cost and ending scales
+    #[arg(long)]
+    pub keep_shape: bool,
+}
+
+/// A non-negative number, as the tuner's options have always been read.
+fn non_negative(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| format!("'{text}' is not a non-negative number"))
+}
+
+/// A count written as any non-negative number (`1e6` included), rounded down.
+fn count(text: &str) -> Result<usize, String> {
+    non_negative(text).map(|x| x as usize)
+}
+
+fn lr_decay(text: &str) -> Result<f64, String> {
+    non_negative(text)
+        .ok()
+        .filter(|&x| x > 0.0 && x <= 1.0)
+        .ok_or_else(|| "must be above 0 and at most 1".to_string())
+}
+
+fn lambda(text: &str) -> Result<f64, String> {
+    non_negative(text)
+        .ok()
+        .filter(|&x| x <= 1.0)
+        .ok_or_else(|| "must be between 0 and 1".to_string())
+}
+
+/// A term `--without` knows (an empty one, from `a,,b`, is passed over).
+fn term(text: &str) -> Result<String, String> {
+    if text.is_empty() || tune::blocks_named(text).is_some() {
+        Ok(text.to_string())
+    } else {
+        Err(format!("no term '{text}'"))
+    }
+}
+
+impl TuneArgs {
+    pub fn options(&self) -> tune::Options {
+        let mut without: Vec<&'static crate::eval::params::Block> = Vec::new();
+        for term in &self.without {
+            for b in tune::blocks_named(term).unwrap_or_default() {
+                if !without.iter().any(|held| held.start == b.start) {
+                    without.push(b);
+                }
+            }
+        }
+        tune::Options {
+            data: self.data.clone(),
+            out: self.out.clone(),
+            epochs: self.epochs,
+            batch: self.batch.max(1),
+            learning_rate: self.learning_rate,
+            lr_decay: self.lr_decay,
+            lambda: self.lambda,
+            from_material: self.init == TuneInit::Material,
+            threads: self.threads.clamp(1, 256),
+            limit: self.limit,
+            without,
+            keep_shape: self.keep_shape,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
+
+    fn parse(line: &str) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("forsyth").chain(line.split_whitespace()))
+    }
+
+    fn command(line: &str) -> Command {
+        match parse(line) {
+            Ok(Cli {
+                command: Some(c), ..
+            }) => c,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    fn error(line: &str) -> ErrorKind {
+        match parse(line) {
+            Err(e) => e.kind(),
+            Ok(cli) => panic!("{line}: parsed as {cli:?}"),
+        }
+    }
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn no_arguments_is_uci_mode() {
+        assert!(parse("").unwrap().command.is_none());
+    }
+
+    #[test]
+    fn options_take_their_words() {
+        let Command::Analyse(a) = command("analyse --fen 8/8 w - - --json --depth 7 --moves e4 e5")
+        else {
+            panic!()
+        };
+        assert_eq!(a.fen, ["8/8", "w", "-", "-"]);
+        assert_eq!(a.moves, ["e4", "e5"]);
+        assert!(a.json);
+        assert_eq!(a.search.limit.budget(), Some(Budget::Depth(7)));
+        assert_eq!((a.search.threads, a.search.hash, a.multipv), (1, 16, 1));
+        // The old spelling, and an empty list of moves.
+        assert!(matches!(command("analyze --moves"), Command::Analyse(_)));
+        let Command::Epd(e) = command("epd --write --fen 8/8 b - - --nodes 5") else {
+            panic!()
+        };
+        assert!(e.write && e.file.is_none());
+        assert_eq!(e.search.limit.budget(), Some(Budget::Nodes(5)));
+        let Command::Perft(p) = command("perft 3 4k3/8/8/8/8/8/8/4K3 w - - 0 1") else {
+            panic!()
+        };
+        assert_eq!((p.depth, p.fen.len()), (3, 6));
+        let Command::Book(BookArgs {
+            action: BookAction::Build(b),
+        }) = command("book build --pgn a.pgn b.pgn --out x.bin --pgn c.pgn --strict")
+        else {
+            panic!()
+        };
+        assert_eq!(b.pgns, ["a.pgn", "b.pgn", "c.pgn"]);
+        assert_eq!((b.max_ply, b.min_games, b.strict), (20, 1, true));
+        assert!(matches!(
+            command("fen show --ascii 8/8/8/8/8/8/8/K6k w - -"),
+            Command::Fen(FenArgs {
+                action: FenAction::Show { ascii: true, .. }
+            })
+        ));
+        assert!(matches!(command("version"), Command::Version));
+        let Command::Bench(b) = command("bench") else {
+            panic!()
+        };
+        assert_eq!(b.depth, bench::DEFAULT_DEPTH);
+    }
+
+    #[test]
+    fn bad_invocations_are_clap_errors() {
+        assert_eq!(error("--frobnicate"), ErrorKind::UnknownArgument);
+        assert_eq!(error("frobnicate"), ErrorKind::InvalidSubcommand);
+        assert_eq!(error("analyse --deep 3"), ErrorKind::UnknownArgument);
+        assert_eq!(error("analyse --depth"), ErrorKind::InvalidValue);
+        assert_eq!(error("analyse --depth x"), ErrorKind::ValueValidation);
+        assert_eq!(error("analyse --nodes 0"), ErrorKind::ValueValidation);
+        assert_eq!(error("analyse --json --json"), ErrorKind::ArgumentConflict);
+        assert_eq!(
+            error("analyse --depth 3 --movetime 9"),
+            ErrorKind::ArgumentConflict
+        );
+        assert_eq!(error("analyse stray"), ErrorKind::UnknownArgument);
+        assert_eq!(error("epd"), ErrorKind::MissingRequiredArgument);
+        assert_eq!(error("epd a.epd --write"), ErrorKind::ArgumentConflict);
+        assert_eq!(
+            error("book"),
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+        );
+        assert_eq!(error("fen check"), ErrorKind::MissingRequiredArgument);
+        assert_eq!(error("fen draw 8/8"), ErrorKind::InvalidSubcommand);
+        assert_eq!(error("perft"), ErrorKind::MissingRequiredArgument);
+        assert_eq!(error("perft-suite"), ErrorKind::MissingRequiredArgument);
+        assert_eq!(
+            error("datagen --games 3"),
+            ErrorKind::MissingRequiredArgument
+        );
+        assert_eq!(error("datagen text"), ErrorKind::MissingRequiredArgument);
+        assert_eq!(error("tune --out x"), ErrorKind::MissingRequiredArgument);
+    }
+
+    #[test]
+    fn datagen_options_with_defaults_and_errors() {
+        let Command::Datagen(d) = command("datagen --out d --seed 5") else {
+            panic!()
+        };
+        let o = d.options().unwrap();
+        assert_eq!(o.out, PathBuf::from("d"));
+        assert_eq!((o.games, o.nodes, o.threads, o.hash_mb), (100, 5000, 1, 8));
+        assert_eq!((o.random_plies, o.seed, o.text), (8, 5, false));
+        let Command::Datagen(d) = command(
+            "datagen --text --out x --games 3 --nodes 700 --threads 2 --hash 4 \
+             --random-plies 0 --openings b.epd --seed 9",
+        ) else {
+            panic!()
+        };
+        let o = d.options().unwrap();
+        assert_eq!((o.games, o.nodes, o.threads, o.hash_mb), (3, 700, 2, 4));
+        assert_eq!(o.openings, Some(PathBuf::from("b.epd")));
+        assert!(o.text && o.random_plies == 0 && o.seed == 9);
+        // Given again, an option's last value counts.
+        let Command::Datagen(d) = command("datagen --out d --seed 7 --games 2 --seed 8") else {
+            panic!()
+        };
+        assert_eq!(d.options().map(|o| (o.seed, o.games)), Some((8, 2)));
+        let Command::Datagen(d) = command("datagen text x.bin") else {
+            panic!()
+        };
+        assert!(matches!(d.action, Some(DatagenAction::Text { .. })));
+        assert!(d.options().is_none());
+        for bad in [
+            "datagen --out",
+            "datagen --out d --games 0",
+            "datagen --out d --nodes -5",
+            "datagen --out d --threads x",
+            "datagen --out d --frobnicate 1",
+            "datagen --out d text x.bin",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn tune_options_keep_their_old_readings() {
+        let Command::Tune(t) = command(
+            "tune --data a.bin --data b.bin --epochs 2.5 --limit 1e3 --threads 999 \
+             --batch 0 --init material --without threats, --without PASSED_FREE,tempo",
+        ) else {
+            panic!()
+        };
+        let o = t.options();
+        assert_eq!(o.data.len(), 2);
+        assert_eq!((o.epochs, o.limit, o.threads, o.batch), (2, 1000, 256, 1));
+        assert!(o.from_material);
+        let held: Vec<&str> = o.without.iter().map(|b| b.name).collect();
+        assert_eq!(held.len(), 6, "{held:?}");
+        assert!(held.contains(&"PASSED_FREE") && held.contains(&"HANGING"));
+        for bad in [
+            "tune --data a --lr-decay 0",
+            "tune --data a --lr-decay 1.5",
+            "tune --data a --lambda 2",
+            "tune --data a --epochs x",
+            "tune --data a --without speed",
+        ] {
+            assert_eq!(error(bad), ErrorKind::ValueValidation, "{bad}");
+        }
+        assert_eq!(
+            error("tune --data a --init random"),
+            ErrorKind::InvalidValue
+        );
+    }
+}
