@@ -2,7 +2,6 @@
 //! person or, with `--json`, as one JSON object (schema in README.md).
 
 use super::args::AnalyseArgs;
-use super::json::Json;
 use super::{numbered_san, read_fen, read_move};
 use crate::chess::{Move, Position};
 use crate::epd::runner::Budget;
@@ -10,6 +9,7 @@ use crate::eval::wdl::wdl;
 use crate::search::{
     Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, mate_in,
 };
+use serde::Serialize;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -79,21 +79,60 @@ fn score_text(score: i32) -> String {
     }
 }
 
-fn score_json(score: i32) -> Json {
-    match mate_in(score) {
-        Some(m) => Json::Object(vec![("mate", Json::Int(m.into()))]),
-        None => Json::Object(vec![("cp", Json::Int(score.into()))]),
+/// `{"cp": 35}` or `{"mate": -3}`.
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum ScoreJson {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl ScoreJson {
+    fn of(score: i32) -> ScoreJson {
+        match mate_in(score) {
+            Some(m) => ScoreJson::Mate(m),
+            None => ScoreJson::Cp(score),
+        }
     }
 }
 
-fn wdl_json(score: i32) -> Json {
+/// Win, draw and loss per mille for the side to move.
+fn wdl_json(score: i32) -> [u32; 3] {
     let (w, d, l) = wdl(score);
-    Json::Array(
-        vec![w, d, l]
-            .into_iter()
-            .map(|x| Json::Int(x.into()))
-            .collect(),
-    )
+    [w, d, l]
+}
+
+/// One MultiPV line of `analyse --json` (README: One-shot analysis).
+#[derive(Serialize)]
+struct LineJson {
+    multipv: usize,
+    score: ScoreJson,
+    bound: &'static str,
+    wdl: [u32; 3],
+    depth: u32,
+    seldepth: u32,
+    pv: Vec<String>,
+    pv_san: Vec<String>,
+}
+
+/// The object `analyse --json` prints, fields in the documented order.
+#[derive(Serialize)]
+struct AnalysisJson {
+    fen: String,
+    bestmove: Option<String>,
+    bestmove_san: Option<String>,
+    ponder: Option<String>,
+    score: ScoreJson,
+    wdl: [u32; 3],
+    depth: u32,
+    seldepth: u32,
+    nodes: u64,
+    time_ms: u64,
+    nps: u64,
+    pv: Vec<String>,
+    pv_san: Vec<String>,
+    lines: Vec<LineJson>,
+    game_over: Option<&'static str>,
 }
 
 fn bound_name(b: ScoreBound) -> &'static str {
@@ -178,61 +217,41 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     let uci = |m: Move| m.uci(false).to_string();
 
     if args.json {
-        let line_json = |i: usize, l: &Line| {
-            Json::Object(vec![
-                ("multipv", Json::uint(i as u64 + 1)),
-                ("score", score_json(l.score)),
-                ("bound", Json::str(bound_name(l.bound))),
-                ("wdl", wdl_json(l.score)),
-                ("depth", Json::Int(l.depth.into())),
-                ("seldepth", Json::Int(l.seldepth.into())),
-                ("pv", Json::strings(l.pv.iter().map(|&m| uci(m)))),
-                (
-                    "pv_san",
-                    Json::strings(crate::epd::Epd::san_line(&root, &l.pv)),
-                ),
-            ])
-        };
+        let uci_line = |pv: &[Move]| pv.iter().map(|&m| uci(m)).collect::<Vec<_>>();
         let main = lines.first();
-        let obj = Json::Object(vec![
-            ("fen", Json::str(root.fen())),
-            ("bestmove", Json::opt(s.best, |m| Json::str(uci(m)))),
-            (
-                "bestmove_san",
-                Json::opt(s.best, |m| Json::str(root.san(m))),
-            ),
-            ("ponder", Json::opt(s.ponder, |m| Json::str(uci(m)))),
-            ("score", score_json(score)),
-            ("wdl", wdl_json(score)),
-            ("depth", Json::Int(main.map_or(0, |l| l.depth).into())),
-            ("seldepth", Json::Int(main.map_or(0, |l| l.seldepth).into())),
-            ("nodes", Json::uint(s.nodes)),
-            ("time_ms", Json::uint(time_ms)),
-            ("nps", Json::uint(nps)),
-            (
-                "pv",
-                Json::strings(main.map_or(&[][..], |l| &l.pv[..]).iter().map(|&m| uci(m))),
-            ),
-            (
-                "pv_san",
-                Json::strings(crate::epd::Epd::san_line(
-                    &root,
-                    main.map_or(&[][..], |l| &l.pv[..]),
-                )),
-            ),
-            (
-                "lines",
-                Json::Array(
-                    lines
-                        .iter()
-                        .enumerate()
-                        .map(|(i, l)| line_json(i, l))
-                        .collect(),
-                ),
-            ),
-            ("game_over", Json::opt(game_over, Json::str)),
-        ]);
-        println!("{obj}");
+        let main_pv = main.map_or(&[][..], |l| &l.pv[..]);
+        let obj = AnalysisJson {
+            fen: root.fen(),
+            bestmove: s.best.map(uci),
+            bestmove_san: s.best.map(|m| root.san(m)),
+            ponder: s.ponder.map(uci),
+            score: ScoreJson::of(score),
+            wdl: wdl_json(score),
+            depth: main.map_or(0, |l| l.depth),
+            seldepth: main.map_or(0, |l| l.seldepth),
+            nodes: s.nodes,
+            time_ms,
+            nps,
+            pv: uci_line(main_pv),
+            pv_san: crate::epd::Epd::san_line(&root, main_pv),
+            lines: lines
+                .iter()
+                .enumerate()
+                .map(|(i, l)| LineJson {
+                    multipv: i + 1,
+                    score: ScoreJson::of(l.score),
+                    bound: bound_name(l.bound),
+                    wdl: wdl_json(l.score),
+                    depth: l.depth,
+                    seldepth: l.seldepth,
+                    pv: uci_line(&l.pv),
+                    pv_san: crate::epd::Epd::san_line(&root, &l.pv),
+                })
+                .collect(),
+            game_over,
+        };
+        let text = serde_json::to_string(&obj).map_err(|e| e.to_string())?;
+        println!("{text}");
         return Ok(());
     }
 
@@ -268,4 +287,17 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
         s.nodes, s.hashfull
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_are_cp_or_mate_objects() {
+        let json = |score| serde_json::to_string(&ScoreJson::of(score)).unwrap();
+        assert_eq!(json(35), r#"{"cp":35}"#);
+        assert_eq!(json(crate::search::MATE - 3), r#"{"mate":2}"#);
+        assert_eq!(json(-crate::search::MATE), r#"{"mate":0}"#);
+    }
 }

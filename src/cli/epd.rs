@@ -22,12 +22,12 @@
 //! `depth`, `nodes`, `score` (`"cp 35"` or `"mate 2"`) and `pv` (SAN).
 
 use super::args::EpdArgs;
-use super::json::Json;
 use super::{interrupt, read_fen};
 use crate::chess::Move;
 use crate::epd::runner::{Budget, Expectation, Outcome, Runner};
 use crate::epd::{Epd, Operand, Operation};
 use crate::search::{MATE, mate_in};
+use serde::{Serialize, Serializer};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -70,7 +70,8 @@ pub fn run(args: &EpdArgs) -> Result<Finish, String> {
     print_summary(&suite, &results, interrupted);
     if let Some(path) = &args.json {
         let doc = json_report(file, budget, threads, hash, &suite, &results, interrupted);
-        std::fs::write(path, format!("{doc}\n")).map_err(|e| format!("{path}: {e}"))?;
+        let text = serde_json::to_string(&doc).map_err(|e| e.to_string())?;
+        std::fs::write(path, format!("{text}\n")).map_err(|e| format!("{path}: {e}"))?;
     }
     Ok(if interrupted {
         Finish::Interrupted
@@ -237,81 +238,127 @@ fn average_time_to_solution(results: &[Outcome]) -> Option<f64> {
     (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
 }
 
-fn budget_json(budget: Budget) -> Json {
-    let (name, value) = match budget {
-        Budget::MoveTime(ms) => ("movetime_ms", ms),
-        Budget::Depth(d) => ("depth", u64::from(d)),
-        Budget::Nodes(n) => ("nodes", n),
-    };
-    Json::Object(vec![(name, Json::uint(value))])
+/// `{"movetime_ms": N}`, `{"depth": N}` or `{"nodes": N}`.
+#[derive(Serialize)]
+enum LimitJson {
+    #[serde(rename = "movetime_ms")]
+    MoveTime(u64),
+    #[serde(rename = "depth")]
+    Depth(u32),
+    #[serde(rename = "nodes")]
+    Nodes(u64),
 }
 
-fn json_report(
-    file: &str,
+impl From<Budget> for LimitJson {
+    fn from(budget: Budget) -> LimitJson {
+        match budget {
+            Budget::MoveTime(ms) => LimitJson::MoveTime(ms),
+            Budget::Depth(d) => LimitJson::Depth(d),
+            Budget::Nodes(n) => LimitJson::Nodes(n),
+        }
+    }
+}
+
+/// One searched position of `epd --json` (README: EPD and scripts).
+#[derive(Serialize)]
+struct PositionJson {
+    line: usize,
+    id: String,
+    fen: String,
+    bm: Vec<String>,
+    am: Vec<String>,
+    dm: Option<i64>,
+    played: Option<String>,
+    played_uci: Option<String>,
+    solved: bool,
+    time_to_solution_ms: Option<u64>,
+    time_ms: u64,
+    depth: u32,
+    nodes: u64,
+    score: String,
+    pv: Vec<String>,
+}
+
+/// The report `epd --json OUT` writes, fields in the documented order.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    file: &'a str,
+    limit: LimitJson,
+    threads: usize,
+    hash_mb: usize,
+    positions_in_suite: usize,
+    searched: usize,
+    solved: usize,
+    failed: Vec<&'a str>,
+    #[serde(serialize_with = "three_decimals")]
+    average_time_to_solution_ms: Option<f64>,
+    interrupted: bool,
+    results: Vec<PositionJson>,
+}
+
+/// A number to three decimals, without trailing zeros (`76.125`, `12`).
+fn three_decimals<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match x.map(|x| format!("{x:.3}").parse::<f64>()) {
+        Some(Ok(x)) if x.fract() == 0.0 && x.abs() < 1e15 => s.serialize_i64(x as i64),
+        Some(Ok(x)) if x.is_finite() => s.serialize_f64(x),
+        _ => s.serialize_none(),
+    }
+}
+
+fn json_report<'a>(
+    file: &'a str,
     budget: Budget,
     threads: usize,
     hash: usize,
-    suite: &[Case],
+    suite: &'a [Case],
     results: &[Outcome],
     interrupted: bool,
-) -> Json {
-    let sans = |pos: &crate::chess::Position, moves: &[Move]| {
-        Json::strings(moves.iter().map(|&m| pos.san(m)))
+) -> ReportJson<'a> {
+    let sans = |pos: &crate::chess::Position, moves: &[Move]| -> Vec<String> {
+        moves.iter().map(|&m| pos.san(m)).collect()
     };
     let positions = suite
         .iter()
         .zip(results)
         .map(|(c, o)| {
             let pos = &c.epd.position;
-            Json::Object(vec![
-                ("line", Json::uint(c.line as u64)),
-                ("id", Json::str(c.id.as_str())),
-                ("fen", Json::str(pos.fen())),
-                ("bm", sans(pos, &c.expect.bm)),
-                ("am", sans(pos, &c.expect.am)),
-                ("dm", Json::opt(c.expect.dm, Json::Int)),
-                ("played", Json::opt(o.played, |m| Json::str(pos.san(m)))),
-                (
-                    "played_uci",
-                    Json::opt(o.played, |m| Json::str(m.uci(false).to_string())),
-                ),
-                ("solved", Json::Bool(o.solved)),
-                (
-                    "time_to_solution_ms",
-                    Json::opt(o.time_to_solution, |t| Json::uint(t.as_millis() as u64)),
-                ),
-                ("time_ms", Json::uint(o.time.as_millis() as u64)),
-                ("depth", Json::Int(o.depth.into())),
-                ("nodes", Json::uint(o.nodes)),
-                ("score", Json::str(score_text(o.score))),
-                ("pv", Json::strings(Epd::san_line(pos, &o.pv))),
-            ])
+            PositionJson {
+                line: c.line,
+                id: c.id.clone(),
+                fen: pos.fen(),
+                bm: sans(pos, &c.expect.bm),
+                am: sans(pos, &c.expect.am),
+                dm: c.expect.dm,
+                played: o.played.map(|m| pos.san(m)),
+                played_uci: o.played.map(|m| m.uci(false).to_string()),
+                solved: o.solved,
+                time_to_solution_ms: o.time_to_solution.map(|t| t.as_millis() as u64),
+                time_ms: o.time.as_millis() as u64,
+                depth: o.depth,
+                nodes: o.nodes,
+                score: score_text(o.score),
+                pv: Epd::san_line(pos, &o.pv),
+            }
         })
         .collect();
-    let solved = results.iter().filter(|o| o.solved).count();
-    let failed = suite
-        .iter()
-        .zip(results)
-        .filter(|(_, o)| !o.solved)
-        .map(|(c, _)| c.id.clone());
-    Json::Object(vec![
-        ("file", Json::str(file)),
-        ("limit", budget_json(budget)),
-        ("threads", Json::uint(threads as u64)),
-        ("hash_mb", Json::uint(hash as u64)),
-        ("positions_in_suite", Json::uint(suite.len() as u64)),
-        ("searched", Json::uint(results.len() as u64)),
-        ("solved", Json::uint(solved as u64)),
-        ("failed", Json::strings(failed)),
-        (
-            "average_time_to_solution_ms",
-            Json::opt(average_time_to_solution(results), |s| {
-                Json::Float(s * 1000.0)
-            }),
-        ),
-        ("interrupted", Json::Bool(interrupted)),
-        ("results", Json::Array(positions)),
-    ])
+    ReportJson {
+        file,
+        limit: budget.into(),
+        threads,
+        hash_mb: hash,
+        positions_in_suite: suite.len(),
+        searched: results.len(),
+        solved: results.iter().filter(|o| o.solved).count(),
+        failed: suite
+            .iter()
+            .zip(results)
+            .filter(|(_, o)| !o.solved)
+            .map(|(c, _)| c.id.as_str())
+            .collect(),
+        average_time_to_solution_ms: average_time_to_solution(results).map(|s| s * 1000.0),
+        interrupted,
+        results: positions,
+    }
 }
 
 /// EPD's `ce` for a mate is 32767 less the distance in plies (negative
@@ -383,4 +430,26 @@ fn write(args: &EpdArgs) -> Result<(), String> {
     epd.set(int("fmvn", pos.fullmove_number().into()));
     println!("{epd}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn averages_have_three_decimals_and_whole_numbers_no_point() {
+        #[derive(Serialize)]
+        struct T(#[serde(serialize_with = "three_decimals")] Option<f64>);
+        let json = |x| serde_json::to_string(&T(x)).unwrap();
+        assert_eq!(json(Some(76.12345)), "76.123");
+        assert_eq!(json(Some(0.25)), "0.25");
+        assert_eq!(json(Some(12.0)), "12");
+        assert_eq!(json(Some(0.0001)), "0");
+        assert_eq!(json(Some(f64::NAN)), "null");
+        assert_eq!(json(None), "null");
+        let limit = |b| serde_json::to_string(&LimitJson::from(b)).unwrap();
+        assert_eq!(limit(Budget::MoveTime(100)), r#"{"movetime_ms":100}"#);
+        assert_eq!(limit(Budget::Depth(7)), r#"{"depth":7}"#);
+        assert_eq!(limit(Budget::Nodes(9)), r#"{"nodes":9}"#);
+    }
 }

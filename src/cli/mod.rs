@@ -12,7 +12,6 @@ pub mod args;
 pub mod epd;
 pub mod fen;
 pub mod interrupt;
-pub mod json;
 
 use crate::chess::{Move, Position};
 
