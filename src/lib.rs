@@ -9,6 +9,7 @@
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
+//! - [`pgn`]: games from PGN text (the `pgn-reader` crate, our rules).
 //! - [`tablebase`]: Syzygy endgame tablebases (probing, ranking root moves).
 //! - [`rng`]: SplitMix64, for the tools that need chance.
 //! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
@@ -23,6 +24,7 @@ pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod fuzz;
+pub mod pgn;
 pub mod rng;
 pub mod search;
 pub mod tablebase;

@@ -104,7 +104,7 @@ fn cmd_book_build(args: &BookBuildArgs) -> Result<(), String> {
     let mut skipped = 0;
     for file in pgns {
         let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
-        for e in builder.add_pgn(&String::from_utf8_lossy(&bytes)) {
+        for e in builder.add_pgn(&bytes) {
             eprintln!("{file}: {e}; game skipped");
             skipped += 1;
         }

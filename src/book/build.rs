@@ -14,9 +14,9 @@
 //! The output is sorted by key, then heaviest first, then by move, so the
 //! same games give the same bytes whatever order the files come in.
 
-use super::pgn::{Game, GameResult, PgnError};
 use super::polyglot::{self, ENTRY_SIZE, Entry};
 use crate::chess::Color;
+use crate::pgn::{Game, GameResult, PgnError};
 use std::collections::{HashMap, HashSet};
 
 /// Options of `forsyth book build`; the defaults build `book/forsyth.bin`.
@@ -66,9 +66,9 @@ impl Builder {
 
     /// Adds every good game of a PGN text; returns why the others were
     /// skipped.
-    pub fn add_pgn(&mut self, text: &str) -> Vec<PgnError> {
+    pub fn add_pgn(&mut self, text: impl AsRef<[u8]>) -> Vec<PgnError> {
         let mut errors = Vec::new();
-        for game in super::pgn::games(text) {
+        for game in crate::pgn::games(text.as_ref()) {
             match game {
                 Ok(g) => self.add_game(&g),
                 Err(e) => errors.push(e),
@@ -153,12 +153,12 @@ pub fn to_bytes(entries: &[Entry]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::pgn::games;
     use crate::chess::Position;
+    use crate::pgn::games;
 
     fn build(text: &str, options: BuildOptions) -> Vec<Entry> {
         let mut b = Builder::new(options);
-        for g in games(text) {
+        for g in games(text.as_bytes()) {
             b.add_game(&g.unwrap());
         }
         b.entries()
@@ -240,8 +240,8 @@ mod tests {
     #[test]
     fn heavy_weights_are_scaled() {
         let mut b = Builder::new(BuildOptions::default());
-        let win = games("1. e4 e5 1-0").next().unwrap().unwrap();
-        let draw = games("1. d4 d5 1/2-1/2").next().unwrap().unwrap();
+        let win = games(b"1. e4 e5 1-0").next().unwrap().unwrap();
+        let draw = games(b"1. d4 d5 1/2-1/2").next().unwrap().unwrap();
         for _ in 0..40_000 {
             b.add_game(&win);
         }

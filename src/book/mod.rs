@@ -3,8 +3,8 @@
 //!
 //! - [`keys`]: the format's 781 random numbers.
 //! - [`polyglot`]: position keys, move encoding, the entry, the reader.
-//! - [`pgn`]: a PGN reader that skips bad games instead of giving up.
-//! - [`build`]: turns games into a book (weights from results).
+//! - [`build`]: turns games into a book (weights from results); the games
+//!   come from [`crate::pgn`].
 //!
 //! The default book is built from the opening lines in the repository's
 //! `book/` folder (`make book`) and compiled into the binary, so the engine
@@ -44,17 +44,19 @@
 //!
 //! # Building
 //!
-//! `forsyth book build` reads PGN (comments, nested variations, NAGs, move
-//! suffixes, `SetUp`/`FEN` tags, games with or without tags) and weights each
+//! `forsyth book build` reads PGN with [`crate::pgn`] (the `pgn-reader`
+//! crate: comments, nested variations, NAGs, move suffixes, `SetUp`/`FEN`
+//! tags, games with or without tags, one line of moves per game) and weights each
 //! move of the first `--max-ply` plies (default 20) by the game's result for
 //! the side that played it: 2 for a win, 1 for a draw, 0 for a loss, 1 for
 //! an unknown result (`*`). The same move in the same position
 //! (transpositions included) adds up over games; moves of weight 0 are left
 //! out, as Polyglot's builder does, and so are moves played in fewer than
 //! `--min-games` games. If the heaviest weight exceeds 65535, all weights are
-//! scaled down together. A game with an illegal or unreadable move (or a bad
-//! FEN) is reported on stderr with its file and game number and skipped
-//! (`--strict`: it fails the build). The output is sorted by key, weight and
+//! scaled down together. A game with an illegal move (or a bad FEN, or text
+//! the reader gives up on) is reported on stderr with its file, game number,
+//! move and reason, and skipped (`--strict`: it fails the build); a word that
+//! is no move at all is passed over by the reader. The output is sorted by key, weight and
 //! move, so the same games always give the same bytes.
 //!
 //! The default book, `book/forsyth.bin`, is built by `make book` from about
@@ -67,7 +69,6 @@
 
 pub mod build;
 pub mod keys;
-pub mod pgn;
 pub mod polyglot;
 
 use crate::chess::{Move, Position};

@@ -10,7 +10,8 @@
 //! - [`uci_session`]: the UCI line handler over a whole session.
 //! - [`epd`]: the EPD reader and writer.
 //! - [`polyglot()`]: the Polyglot book reader on arbitrary files.
-//! - [`pgn`]: the PGN reader, and the book builder on what it reads.
+//! - [`pgn`]: the PGN reader (pgn-reader and our visitor), and the book
+//!   builder on what it reads.
 //!
 //! [`naive`] is an independent move generator the checks compare with. It
 //! shares nothing with `chess::movegen` (no attack tables, pins or check
@@ -406,9 +407,8 @@ pub fn polyglot(data: &[u8]) {
 /// move from its start; the book built from the text opens, and probing
 /// it along the games gives legal moves.
 pub fn pgn(data: &[u8]) {
-    let text = String::from_utf8_lossy(data);
     let mut games = Vec::new();
-    for game in book::pgn::games(&text).take(100) {
+    for game in crate::pgn::games(data).take(100) {
         match game {
             Ok(g) => {
                 let mut pos = g.start.clone();
@@ -424,7 +424,7 @@ pub fn pgn(data: &[u8]) {
         }
     }
     let mut builder = Builder::new(BuildOptions::default());
-    let _ = builder.add_pgn(&text);
+    let _ = builder.add_pgn(data);
     let bytes = to_bytes(&builder.entries());
     if bytes.is_empty() {
         return;
