@@ -1,8 +1,8 @@
 //! Opening books in the Polyglot format: reading them, choosing a move, and
 //! building them from PGN games.
 //!
-//! - [`keys`]: the format's 781 random numbers.
-//! - [`polyglot`]: position keys, move encoding, the entry, the reader.
+//! - [`polyglot`]: position keys (on shakmaty's Polyglot-compatible Zobrist
+//!   values), move encoding, the entry, the reader.
 //! - [`build`]: turns games into a book (weights from results); the games
 //!   come from [`crate::pgn`].
 //!
@@ -30,8 +30,9 @@
 //!
 //! A Polyglot book is a sequence of 16-byte big-endian entries (key u64,
 //! move u16, weight u16, learn u32) sorted by key. The key is the format's
-//! own Zobrist hash from its 781 published random numbers ([`keys`], checked
-//! against the test keys of the format description); unlike our internal
+//! own Zobrist hash from its 781 published random numbers (shakmaty's
+//! 64-bit Zobrist values, checked against the test keys of the format
+//! description in `polyglot.rs`); unlike our internal
 //! key, it includes the en-passant file whenever a pawn of the side to move
 //! stands next to the pawn that just advanced two squares, legal capture or
 //! not. Castling is stored as the king taking its own rook (`e1h1`), as our
@@ -68,7 +69,6 @@
 //! book`, and commit the sources with the new `forsyth.bin`.
 
 pub mod build;
-pub mod keys;
 pub mod polyglot;
 
 use crate::chess::{Move, Position};

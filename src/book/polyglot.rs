@@ -15,8 +15,9 @@
 //! special.
 
 use super::BookError;
-use super::keys::{CASTLE, EN_PASSANT, PIECE, RANDOM64, TURN};
 use crate::chess::{Color, Move, PieceType, Position, Square, attacks};
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingSide, Piece, Role};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -33,7 +34,8 @@ pub const MEMORY_LIMIT: u64 = 16 << 20;
 /// all, without reading a large book through.
 const SAMPLED_ENTRIES: u64 = 4096;
 
-/// The Polyglot key of a position.
+/// The Polyglot key of a position, from the format's 781 random numbers
+/// ("Random64"), which shakmaty's 64-bit Zobrist values are.
 ///
 /// The en-passant file enters the key when a pawn of the side to move stands
 /// next to the pawn that has just advanced two squares, whether or not the
@@ -41,33 +43,49 @@ const SAMPLED_ENTRIES: u64 = 4096;
 /// rule, and it differs from our own Zobrist key, which asks for a legal
 /// capture.
 pub fn key(pos: &Position) -> u64 {
-    let mut key = 0u64;
+    let color = |c: Color| match c {
+        Color::White => shakmaty::Color::White,
+        Color::Black => shakmaty::Color::Black,
+    };
+    let mut key = Zobrist64::default();
     for sq in Square::all() {
         if let Some(p) = pos.piece_at(sq) {
-            // Polyglot alternates black and white for each piece kind.
-            let kind = 2 * p.kind().index() + usize::from(p.color() == Color::White);
-            key ^= RANDOM64[PIECE + 64 * kind + sq.index()];
+            key ^= Zobrist64::zobrist_for_piece(
+                shakmaty::Square::new(sq.index() as u32),
+                Piece {
+                    color: color(p.color()),
+                    role: Role::ALL[p.kind().index()],
+                },
+            );
         }
     }
-    // Our castling bits are in the format's order: White short, White long,
-    // Black short, Black long.
+    // Our castling bits: White short, White long, Black short, Black long.
     let rights = pos.castling_rights();
-    for i in 0..4 {
-        if rights & (1 << i) != 0 {
-            key ^= RANDOM64[CASTLE + i];
+    for (bit, (c, side)) in [
+        (Color::White, CastlingSide::KingSide),
+        (Color::White, CastlingSide::QueenSide),
+        (Color::Black, CastlingSide::KingSide),
+        (Color::Black, CastlingSide::QueenSide),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if rights & (1 << bit) != 0 {
+            key ^= Zobrist64::zobrist_for_castling_right(color(c), side);
         }
     }
     if let Some(ep) = pos.ep_square() {
         let us = pos.side_to_move();
         let capturers = attacks::pawn(us.flip(), ep) & pos.pieces(us, PieceType::Pawn);
         if capturers.any() {
-            key ^= RANDOM64[EN_PASSANT + ep.file() as usize];
+            key ^=
+                Zobrist64::zobrist_for_en_passant_file(shakmaty::File::new(u32::from(ep.file())));
         }
     }
     if pos.side_to_move() == Color::White {
-        key ^= RANDOM64[TURN];
+        key ^= Zobrist64::zobrist_for_white_turn();
     }
-    key
+    key.0
 }
 
 /// Whether the key cannot tell this position's castling rights apart: a
@@ -443,7 +461,7 @@ mod tests {
         assert_eq!(pinned.key(), plain.key());
         assert_eq!(
             key(&pinned),
-            key(&plain) ^ RANDOM64[EN_PASSANT + 4],
+            key(&plain) ^ Zobrist64::zobrist_for_en_passant_file(shakmaty::File::E).0,
             "the e-file enters the Polyglot key"
         );
     }
