@@ -10,6 +10,7 @@
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
 //! - [`pgn`]: games from PGN text (the `pgn-reader` crate, our rules).
+//! - [`progress`]: progress bars of the long commands (`indicatif`).
 //! - [`tablebase`]: Syzygy endgame tablebases (probing, ranking root moves).
 //! - [`rng`]: SplitMix64, for the tools that need chance.
 //! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
@@ -25,6 +26,7 @@ pub mod epd;
 pub mod eval;
 pub mod fuzz;
 pub mod pgn;
+pub mod progress;
 pub mod rng;
 pub mod search;
 pub mod tablebase;

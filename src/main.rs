@@ -12,10 +12,12 @@ use forsyth::cli::args::{
 use forsyth::cli::{self, epd::Finish};
 use forsyth::datagen;
 use forsyth::epd::Epd;
+use forsyth::pgn;
+use forsyth::progress::{Meter, templates};
 use forsyth::search::bench;
 use forsyth::uci::engine;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
     if std::env::args_os().len() > 1 {
@@ -102,13 +104,35 @@ fn cmd_book_build(args: &BookBuildArgs) -> Result<(), String> {
     let (pgns, out, strict) = (&args.pgns, &args.out, args.strict);
     let mut builder = Builder::new(options);
     let mut skipped = 0;
+    // The bar counts bytes of PGN over all the files.
+    let total: u64 = pgns
+        .iter()
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    let meter = Meter::new(total, templates::BOOK);
+    let (mut done, mut shown) = (0, Instant::now());
     for file in pgns {
         let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
-        for e in builder.add_pgn(&bytes) {
-            eprintln!("{file}: {e}; game skipped");
-            skipped += 1;
+        let mut games = pgn::games(&bytes);
+        while let Some(game) = games.next() {
+            match game {
+                Ok(g) => builder.add_game(&g),
+                Err(e) => {
+                    meter.line(&format!("{file}: {e}; game skipped"));
+                    skipped += 1;
+                }
+            }
+            // A few redraws a second, not one per game.
+            if meter.is_bar() && shown.elapsed() >= Duration::from_millis(100) {
+                shown = Instant::now();
+                meter.set_position(done + games.bytes_read());
+                meter.set_message(format!("{} games, {skipped} skipped", builder.games()));
+            }
         }
+        done += bytes.len() as u64;
     }
+    meter.finish();
     if strict && skipped > 0 {
         return Err(format!(
             "{skipped} games skipped (--strict); {out} not written"

@@ -26,9 +26,10 @@ use super::{interrupt, read_fen};
 use crate::chess::Move;
 use crate::epd::runner::{Budget, Expectation, Outcome, Runner};
 use crate::epd::{Epd, Operand, Operation};
+use crate::progress::{Meter, templates};
 use crate::search::{MATE, mate_in};
 use serde::{Serialize, Serializer};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -129,33 +130,34 @@ fn run_suite(
     budget: Budget,
     flag: &AtomicBool,
 ) -> Vec<Outcome> {
-    let tty = std::io::stderr().is_terminal();
+    let meter = Meter::new(suite.len() as u64, templates::EPD);
     let start = Instant::now();
     let mut results: Vec<Outcome> = Vec::new();
     let mut solved = 0;
     for (k, case) in suite.iter().enumerate() {
-        progress(tty, k, suite.len(), solved, start.elapsed(), budget);
+        let text = progress(k, suite.len(), solved, start.elapsed(), budget);
+        if meter.is_bar() {
+            meter.set_position(k as u64);
+            meter.set_message(text);
+        } else {
+            meter.line(&text);
+        }
         let Some(outcome) = runner.run(&case.epd, &case.expect, flag) else {
             break;
         };
         solved += usize::from(outcome.solved);
-        if tty {
-            // Clear the progress line before the result takes its place.
-            eprint!("\r\x1b[K");
-        }
-        println!("{}", result_line(k + 1, suite.len(), case, &outcome));
+        let line = result_line(k + 1, suite.len(), case, &outcome);
+        meter.suspend(|| println!("{line}"));
         results.push(outcome);
     }
-    if tty {
-        eprint!("\r\x1b[K");
-    }
+    meter.finish();
     let _ = std::io::stdout().flush();
     results
 }
 
-/// `position k of n, solved so far, time left` on stderr: rewritten in
-/// place on a terminal, one line per position otherwise.
-fn progress(tty: bool, done: usize, total: usize, solved: usize, spent: Duration, budget: Budget) {
+/// `position k of n, solved so far, time left`: the bar's message on a
+/// terminal, one line per position on stderr otherwise.
+fn progress(done: usize, total: usize, solved: usize, spent: Duration, budget: Budget) -> String {
     let left = total - done;
     // With a fixed time the estimate is exact; otherwise extrapolate.
     let eta = match budget {
@@ -164,15 +166,10 @@ fn progress(tty: bool, done: usize, total: usize, solved: usize, spent: Duration
         _ => None,
     };
     let eta = eta.map_or("?".to_string(), |s| format!("{s:.0} s"));
-    let text = format!(
+    format!(
         "position {} of {total}, solved {solved}/{done}, about {eta} left",
         done + 1
-    );
-    if tty {
-        eprint!("\r\x1b[K{text}");
-    } else {
-        eprintln!("{text}");
-    }
+    )
 }
 
 fn score_text(score: i32) -> String {

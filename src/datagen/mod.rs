@@ -49,8 +49,9 @@
 //! `PATH.progress`), and a `PATH.txt` already written must be continued
 //! with `--text`.
 //!
-//! Progress goes to stderr once a second (games, positions, positions per
-//! second, elapsed and remaining time), then a summary with White's wins,
+//! Progress goes to stderr (games, positions, positions per second, elapsed
+//! and remaining time): a bar on a terminal, else a line rewritten once a
+//! second; then a summary with White's wins,
 //! draws and losses. A tuner reads the records with [`format::open`] (a
 //! streaming iterator, also by chunks) or [`format::read_file`];
 //! [`format::PackedPosition::unpack`] gives the position, score and result.
@@ -59,6 +60,7 @@ pub mod format;
 pub mod game;
 
 use crate::chess::{FenError, Position};
+use crate::progress;
 use crate::search::SearchPool;
 use crossbeam_channel::{RecvTimeoutError, Sender, bounded};
 use format::{FormatError, GameResult, PackedPosition, RECORD_BYTES};
@@ -600,8 +602,7 @@ pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
         // Workers finish their current game, find the channel closed and end.
         stop.store(true, Ordering::Relaxed);
         drop(rx);
-        meter.show();
-        eprintln!();
+        meter.end();
         result.map(|()| (meter.games, meter.positions))
     })?;
     let summary = Summary {
@@ -625,13 +626,15 @@ pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
     Ok(summary)
 }
 
-/// The progress line on stderr, rewritten in place about once a second.
+/// The progress on stderr: a bar on a terminal; otherwise the line of
+/// totals, rewritten in place (`\r`) about once a second.
 struct Meter {
     target: u64,
     games: u64,
     positions: u64,
     start: Instant,
     shown: Instant,
+    bar: progress::Meter,
 }
 
 impl Meter {
@@ -642,12 +645,19 @@ impl Meter {
             positions: 0,
             start,
             shown: start,
+            bar: progress::Meter::new(target, progress::templates::DATAGEN),
         }
     }
 
     fn game(&mut self, positions: u64) {
         self.games += 1;
         self.positions += positions;
+        self.bar.set_position(self.games);
+        self.bar.set_message(format!(
+            "positions {}  {}/s",
+            self.positions,
+            per_second(self.positions, self.start.elapsed())
+        ));
     }
 
     fn maybe_show(&mut self) {
@@ -656,7 +666,20 @@ impl Meter {
         }
     }
 
+    /// The last totals, and the bar gone.
+    fn end(&mut self) {
+        if self.bar.is_bar() {
+            self.bar.finish();
+        } else {
+            self.show();
+            eprintln!();
+        }
+    }
+
     fn show(&mut self) {
+        if self.bar.is_bar() {
+            return;
+        }
         self.shown = Instant::now();
         let elapsed = self.start.elapsed();
         let left = if self.games == 0 {

@@ -68,6 +68,7 @@ use crate::datagen::format::{self, PackedPosition};
 use crate::eval::params::{self, BLOCKS, COUNT, DANGER_END, DANGER_START};
 use crate::eval::values::{DANGER_EG, PHASE_WEIGHTS, SCALES, VALUES};
 use crate::eval::{self, Accumulator, DANGER_MG_DIV, Ending, FULL_SCALE, MAX_PHASE};
+use crate::progress::{Meter, templates};
 use crate::rng::Rng;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -631,7 +632,10 @@ pub fn run(o: &Options) -> Result<Report, String> {
     let mut t = 0i32;
     let mut order = train.clone();
     let mut rng = Rng::new(1);
+    let batches = order.len().div_ceil(o.batch) as u64;
+    let meter = Meter::new(batches * o.epochs as u64, templates::TUNE);
     for epoch in 1..=o.epochs {
+        meter.set_message(format!("epoch {epoch}/{}", o.epochs));
         let lr = o.learning_rate * o.lr_decay.powi(epoch as i32 - 1);
         for i in (1..order.len()).rev() {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
@@ -654,6 +658,7 @@ pub fn run(o: &Options) -> Result<Report, String> {
                 handles.into_iter().filter_map(|h| h.join().ok()).collect()
             });
             t += 1;
+            meter.set_position(t as u64);
             let scale = 1.0 / batch.len() as f64;
             let c1 = 1.0 - beta1.powi(t);
             let c2 = 1.0 - beta2.powi(t);
@@ -676,14 +681,15 @@ pub fn run(o: &Options) -> Result<Report, String> {
                 p.clamp_shape();
             }
         }
-        eprintln!(
+        meter.line(&format!(
             "tune: epoch {epoch}/{}: training error {:.6}, validation error {:.6}, {:.0}s",
             o.epochs,
             mse(&data, &train, &p, k, o.lambda, o.threads),
             mse(&data, &valid, &p, k, o.lambda, o.threads),
             start.elapsed().as_secs_f64()
-        );
+        ));
     }
+    meter.finish();
     let validation_after = mse(&data, &valid, &p, k, o.lambda, o.threads);
     // The win/draw/loss model, on the integer evaluation the engine will
     // compute with the rounded values.
