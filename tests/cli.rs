@@ -68,6 +68,61 @@ fn analyse_json_multipv_moves_and_game_over() {
     assert_eq!(m.get("score").get("mate").num(), 0.0);
 }
 
+/// The best move is the first of the PV and the ponder move the second,
+/// wherever the node limit stops the search, with one thread or two and
+/// with MultiPV (issue 29). One node searches nothing: the line has the
+/// move and no score.
+#[test]
+fn analyse_best_move_begins_the_pv() {
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    for nodes in ["1", "2", "5", "30", "90", "400", "1500", "5000"] {
+        for threads in ["1", "2"] {
+            for multipv in ["1", "3"] {
+                let v = analyse_json(&[
+                    "--fen",
+                    fen,
+                    "--nodes",
+                    nodes,
+                    "--threads",
+                    threads,
+                    "--multipv",
+                    multipv,
+                ]);
+                let what = format!("nodes {nodes} threads {threads} multipv {multipv}: {v:?}");
+                let pv: Vec<&str> = v.get("pv").arr().iter().map(Value::str).collect();
+                assert_eq!(Some(&v.get("bestmove").str()), pv.first(), "{what}");
+                match v.get("ponder") {
+                    Value::Null => assert_eq!(pv.len(), 1, "{what}"),
+                    p => assert_eq!(Some(&p.str()), pv.get(1), "{what}"),
+                }
+                let lines = v.get("lines").arr();
+                assert_eq!(lines[0].get("pv"), v.get("pv"), "{what}");
+                assert_eq!(lines[0].get("score"), v.get("score"), "{what}");
+                if nodes == "1" {
+                    assert_eq!(v.get("score"), &Value::Null, "{what}");
+                    assert_eq!(v.get("wdl"), &Value::Null, "{what}");
+                    assert_eq!(v.get("depth").num(), 1.0, "{what}");
+                    assert_eq!(lines.len(), 1, "{what}");
+                    assert_eq!(lines[0].get("score"), &Value::Null, "{what}");
+                    assert_eq!(lines[0].get("bound"), &Value::Null, "{what}");
+                } else if nodes.parse::<u32>().unwrap() >= 30 {
+                    // The first move at least is scored by then.
+                    assert!(v.get("score").has("cp"), "{what}");
+                }
+            }
+        }
+    }
+    let r = run_cli(&["analyse", "--fen", fen, "--nodes", "1"]);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    assert!(
+        r.stdout.contains(
+            "score     none (stopped before any move was searched)\nline 1    none  depth 1/1\n"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
 #[test]
 fn analyse_prints_move_score_and_line_for_people() {
     let r = run_cli(&["analyse", "--fen", MATE_IN_2, "--depth", "20"]);

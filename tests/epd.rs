@@ -255,6 +255,42 @@ fn epd_write_prints_the_search_as_epd() {
     assert!(r.stderr.contains("bad FEN"), "{}", r.stderr);
 }
 
+/// `bm` is the first move of `pv` wherever the node limit stops the
+/// search, with one thread or two (issue 29); one node searches nothing:
+/// no `ce` then.
+#[test]
+fn epd_write_bm_begins_the_pv() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for nodes in ["1", "5", "40", "400", "3000"] {
+        for threads in ["1", "2"] {
+            let r = run_cli(&[
+                "epd",
+                "--write",
+                "--fen",
+                fen,
+                "--nodes",
+                nodes,
+                "--threads",
+                threads,
+            ]);
+            assert_eq!(r.status, Some(0), "{r:?}");
+            let line = r.stdout.trim_end();
+            let epd = Epd::parse(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let bm = epd.moves("bm");
+            let pv = epd.moves("pv");
+            assert_eq!(bm.len(), 1, "{line}");
+            assert_eq!(pv.first(), bm.first(), "{line}");
+            match nodes {
+                "1" => assert_eq!(epd.int("ce"), None, "{line}"),
+                // Kiwipete's first move (Kd1) leads to long captures: at
+                // 400 nodes it is still unscored; at 3,000 moves are.
+                "3000" => assert!(epd.int("ce").is_some(), "{line}"),
+                _ => {}
+            }
+        }
+    }
+}
+
 #[test]
 fn uci_d_prints_the_position_as_epd() {
     let mut e = Engine::start();

@@ -102,7 +102,9 @@ fn assert_result_legal(root: &Position, r: &SearchResult, what: &str) {
 struct Line {
     depth: u32,
     multipv: usize,
-    score: i32,
+    /// `None` only for a played line of a search stopped before any move
+    /// was scored.
+    score: Option<i32>,
     bound: ScoreBound,
     nodes: u64,
     pv: Vec<Move>,
@@ -643,8 +645,8 @@ fn multipv_four_lines() {
         assert_eq!(firsts.len(), 4, "{fen}: first moves repeat: {last:?}");
         for w in last.windows(2) {
             assert!(
-                w[0].score >= w[1].score,
-                "{fen}: line {} scores {} above line {} at {}",
+                w[0].score.unwrap() >= w[1].score.unwrap(),
+                "{fen}: line {} scores {:?} above line {} at {:?}",
                 w[1].multipv,
                 w[1].score,
                 w[0].multipv,
@@ -682,7 +684,7 @@ fn multipv_beyond_the_legal_moves() {
     firsts.sort_by_key(|m| m.bits());
     firsts.dedup();
     assert_eq!(firsts.len(), 3);
-    assert!(last.iter().all(|l| l.score == 0), "{last:?}");
+    assert!(last.iter().all(|l| l.score == Some(0)), "{last:?}");
 }
 
 // ---------------------------------------------------------------------
@@ -723,6 +725,78 @@ fn node_limit_is_respected() {
             }
         }
     }
+}
+
+/// The last `multipv 1` line reported begins with the move played and has
+/// the ponder move second, wherever a node limit cuts the search (issue
+/// 29): between iterations, inside one (a move that became best there is
+/// reported again with that iteration's depth, its score a bound when it
+/// is one), before any move was scored (the line has no score), and with
+/// MultiPV 3. Each limit from 1 to 60 nodes and then every 37th to 3,000,
+/// one thread: the same every run.
+#[test]
+fn the_last_line_reported_is_the_move_played() {
+    let mut deeper = 0;
+    let mut bounds = 0;
+    for fen in [STARTPOS, KIWIPETE, ITALIAN] {
+        let root = position(fen);
+        for multipv in [1, 3] {
+            let mut p = pool(1);
+            for n in (1..=60).chain((61..3000).step_by(37)) {
+                let mut j = job(
+                    &root,
+                    Limits {
+                        nodes: Some(n),
+                        ..Limits::default()
+                    },
+                );
+                j.options.multipv = multipv;
+                p.clear();
+                let rec = record(&mut p, j);
+                let what = format!("{fen} multipv {multipv} nodes {n}");
+                let bests = rec.bests();
+                assert_eq!(bests.len(), 1, "{what}");
+                let (best, ponder) = bests[0];
+                let lines = rec.lines();
+                let firsts: Vec<&Line> = lines.iter().filter(|l| l.multipv == 1).collect();
+                let last = firsts.last().unwrap_or_else(|| panic!("{what}: no line"));
+                assert_eq!(last.pv.first(), best.as_ref(), "{what}: {last:?}");
+                assert_eq!(last.pv.get(1), ponder.as_ref(), "{what}: {last:?}");
+                play_line(&root, &last.pv, &what);
+                // One node: stopped at the root, nothing scored.
+                assert!(n > 1 || last.score.is_none(), "{what}: {last:?}");
+                if last.score.is_none() {
+                    // Stopped before the first move was scored: that move,
+                    // the first generated, unsearched, and nothing before.
+                    assert_eq!(best, root.legal_moves().into_iter().next(), "{what}");
+                    assert_eq!(last.depth, 1, "{what}");
+                    assert_eq!(last.pv.len(), 1, "{what}");
+                    assert_eq!(lines.len(), 1, "{what}: {lines:?}");
+                    continue;
+                }
+                // The line of the move played comes from the last finished
+                // iteration or the one after it.
+                let finished = lines
+                    .iter()
+                    .filter(|l| l.bound == ScoreBound::Exact)
+                    .map(|l| l.depth)
+                    .max()
+                    .unwrap_or(0);
+                assert!(
+                    (finished..=finished + 1).contains(&last.depth),
+                    "{what}: {last:?} after depth {finished}"
+                );
+                if firsts.len() > 1 && last.depth > firsts[firsts.len() - 2].depth {
+                    deeper += 1;
+                }
+                if last.bound != ScoreBound::Exact {
+                    bounds += 1;
+                }
+            }
+        }
+    }
+    // The limits do cut iterations with a line to report again, bounds too.
+    assert!(deeper > 0 && bounds > 0, "{deeper} deeper, {bounds} bounds");
 }
 
 /// One thread searching a fixed number of nodes is deterministic.
@@ -1022,7 +1096,10 @@ fn searchmoves_restricts_the_root() {
         for l in &lines {
             assert!(allowed.contains(&l.pv[0]), "line {l:?}");
             assert!(l.multipv <= 2, "more lines than searchmoves: {l:?}");
-            assert!(l.score < 300, "line {l:?} scores as if the queen fell");
+            assert!(
+                l.score.unwrap() < 300,
+                "line {l:?} scores as if the queen fell"
+            );
             play_line(&root, &l.pv, "searchmoves");
         }
     }

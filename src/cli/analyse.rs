@@ -21,7 +21,8 @@ pub const DEFAULT_DEPTH: u32 = 14;
 /// The last report of one MultiPV line.
 #[derive(Clone, Debug)]
 struct Line {
-    score: i32,
+    /// `None` when the search stopped before any move was scored.
+    score: Option<i32>,
     bound: ScoreBound,
     depth: u32,
     seldepth: u32,
@@ -71,11 +72,12 @@ impl Reporter for Collector {
     }
 }
 
-/// `cp 35` or `mate -3`, as UCI writes scores.
-fn score_text(score: i32) -> String {
-    match mate_in(score) {
-        Some(m) => format!("mate {m}"),
-        None => format!("cp {score}"),
+/// `cp 35` or `mate -3`, as UCI writes scores; `none` for no score.
+fn score_text(score: Option<i32>) -> String {
+    match score.map(|s| (s, mate_in(s))) {
+        Some((_, Some(m))) => format!("mate {m}"),
+        Some((s, None)) => format!("cp {s}"),
+        None => "none".to_string(),
     }
 }
 
@@ -106,9 +108,10 @@ fn wdl_json(score: i32) -> [u32; 3] {
 #[derive(Serialize)]
 struct LineJson {
     multipv: usize,
-    score: ScoreJson,
-    bound: &'static str,
-    wdl: [u32; 3],
+    /// `score`, `bound` and `wdl` are null when no move was scored.
+    score: Option<ScoreJson>,
+    bound: Option<&'static str>,
+    wdl: Option<[u32; 3]>,
     depth: u32,
     seldepth: u32,
     pv: Vec<String>,
@@ -122,8 +125,9 @@ struct AnalysisJson {
     bestmove: Option<String>,
     bestmove_san: Option<String>,
     ponder: Option<String>,
-    score: ScoreJson,
-    wdl: [u32; 3],
+    /// `score` and `wdl` are null when no move was scored.
+    score: Option<ScoreJson>,
+    wdl: Option<[u32; 3]>,
     depth: u32,
     seldepth: u32,
     nodes: u64,
@@ -210,8 +214,8 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     });
     let score = match (lines.first(), game_over) {
         (Some(l), _) => l.score,
-        (None, Some("checkmate")) => -crate::search::MATE,
-        _ => 0,
+        (None, Some("checkmate")) => Some(-crate::search::MATE),
+        _ => Some(0),
     };
     let nps = crate::search::nps(s.nodes, time_ms);
     let uci = |m: Move| m.uci(false).to_string();
@@ -225,8 +229,8 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
             bestmove: s.best.map(uci),
             bestmove_san: s.best.map(|m| root.san(m)),
             ponder: s.ponder.map(uci),
-            score: ScoreJson::of(score),
-            wdl: wdl_json(score),
+            score: score.map(ScoreJson::of),
+            wdl: score.map(wdl_json),
             depth: main.map_or(0, |l| l.depth),
             seldepth: main.map_or(0, |l| l.seldepth),
             nodes: s.nodes,
@@ -239,9 +243,9 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
                 .enumerate()
                 .map(|(i, l)| LineJson {
                     multipv: i + 1,
-                    score: ScoreJson::of(l.score),
-                    bound: bound_name(l.bound),
-                    wdl: wdl_json(l.score),
+                    score: l.score.map(ScoreJson::of),
+                    bound: l.score.map(|_| bound_name(l.bound)),
+                    wdl: l.score.map(wdl_json),
                     depth: l.depth,
                     seldepth: l.seldepth,
                     pv: uci_line(&l.pv),
@@ -261,15 +265,20 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
         (None, Some(why)) => println!("bestmove  (none): {why}"),
         (None, None) => println!("bestmove  (none)"),
     }
-    let (w, d, l) = wdl(score);
-    println!(
-        "score     {}  wdl {w} {d} {l}  (win/draw/loss per mille, side to move)",
-        score_text(score)
-    );
+    match score {
+        Some(s) => {
+            let (w, d, l) = wdl(s);
+            println!(
+                "score     {}  wdl {w} {d} {l}  (win/draw/loss per mille, side to move)",
+                score_text(score)
+            );
+        }
+        None => println!("score     none (stopped before any move was searched)"),
+    }
     for (i, line) in lines.iter().enumerate() {
-        let bound = match line.bound {
-            ScoreBound::Exact => String::new(),
-            b => format!(" {}", bound_name(b)),
+        let bound = match (line.score, line.bound) {
+            (None, _) | (_, ScoreBound::Exact) => String::new(),
+            (_, b) => format!(" {}", bound_name(b)),
         };
         println!(
             "line {:<4} {}{bound}  depth {}/{}",

@@ -179,6 +179,11 @@ fn score_text(score: i32) -> String {
     }
 }
 
+/// The score, or why there is none.
+fn score_or_none(score: Option<i32>) -> String {
+    score.map_or_else(|| "no score".to_string(), score_text)
+}
+
 fn result_line(k: usize, n: usize, case: &Case, o: &Outcome) -> String {
     let pos = &case.epd.position;
     let played = o.played.map_or("(none)".to_string(), |m| pos.san(m));
@@ -190,7 +195,7 @@ fn result_line(k: usize, n: usize, case: &Case, o: &Outcome) -> String {
         "{k:>4}/{n} {:<12} {verdict} {played:<8} ({})  {} depth {} time {:.2} s{when}",
         case.id,
         case.expect.describe(pos),
-        score_text(o.score),
+        score_or_none(o.score),
         o.depth,
         secs(o.time)
     )
@@ -272,7 +277,8 @@ struct PositionJson {
     time_ms: u64,
     depth: u32,
     nodes: u64,
-    score: String,
+    /// Null when the search stopped before any move was scored.
+    score: Option<String>,
     pv: Vec<String>,
 }
 
@@ -333,7 +339,7 @@ fn json_report<'a>(
                 time_ms: o.time.as_millis() as u64,
                 depth: o.depth,
                 nodes: o.nodes,
-                score: score_text(o.score),
+                score: o.score.map(score_text),
                 pv: Epd::san_line(pos, &o.pv),
             }
         })
@@ -407,20 +413,18 @@ fn write(args: &EpdArgs) -> Result<(), String> {
                 operands: vec![Operand::Move(m)],
             });
         }
-        epd.set(int("ce", epd_ce(outcome.score)));
-        if let Some(m) = mate_in(outcome.score).filter(|&m| m > 0) {
-            epd.set(int("dm", m.into()));
+        // No `ce` for a move played unsearched (`--nodes 1`).
+        if let Some(score) = outcome.score {
+            epd.set(int("ce", epd_ce(score)));
+            if let Some(m) = mate_in(score).filter(|&m| m > 0) {
+                epd.set(int("dm", m.into()));
+            }
         }
-        // The line starts with the move played (a helper thread's line
-        // may have won); keep the reported line only if it agrees.
-        let pv = if outcome.pv.first() == outcome.played.as_ref() {
-            outcome.pv.clone()
-        } else {
-            outcome.played.into_iter().collect()
-        };
+        // The last line reported is the move played's (the search reports
+        // it again at the end when it is not).
         epd.set(Operation {
             opcode: "pv".into(),
-            operands: pv.into_iter().map(Operand::Move).collect(),
+            operands: outcome.pv.iter().copied().map(Operand::Move).collect(),
         });
     }
     epd.set(int("hmvc", pos.halfmove_clock().into()));

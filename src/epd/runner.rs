@@ -92,7 +92,8 @@ pub struct Outcome {
     /// Since when the search has stayed on a right answer (only if solved).
     pub time_to_solution: Option<Duration>,
     pub time: Duration,
-    pub score: i32,
+    /// `None` when the search stopped before any move was scored.
+    pub score: Option<i32>,
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<Move>,
@@ -108,7 +109,7 @@ struct Watch {
 #[derive(Default)]
 struct WatchState {
     right_since_ms: Option<u64>,
-    score: i32,
+    score: Option<i32>,
     depth: u32,
     nodes: u64,
     pv: Vec<Move>,
@@ -123,7 +124,9 @@ impl Reporter for Watch {
         let Ok(mut s) = self.state.lock() else {
             return;
         };
-        let right = it.pv.first().is_some_and(|&m| self.expect.met(m, it.score));
+        // A move with no score proves no mate (0 is none either).
+        let score = it.score.unwrap_or(0);
+        let right = it.pv.first().is_some_and(|&m| self.expect.met(m, score));
         s.right_since_ms = match (right, s.right_since_ms) {
             (true, Some(t)) => Some(t),
             (true, None) => Some(it.time_ms),
@@ -194,9 +197,10 @@ impl Runner {
             Ok(s) => s,
             Err(p) => p.into_inner(),
         };
-        let solved = s.best.is_some_and(|m| expect.met(m, s.score));
-        // The last iteration's move may differ from the one played (a
-        // helper thread's line can win); then only the end counts.
+        let solved = s.best.is_some_and(|m| expect.met(m, s.score.unwrap_or(0)));
+        // The last line reported begins with the move played (the search
+        // reports the played line at the end); were it another, only the
+        // end would count.
         let settled = s.right_since_ms.filter(|_| s.pv.first() == s.best.as_ref());
         Some(Outcome {
             played: s.best,

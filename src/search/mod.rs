@@ -198,14 +198,20 @@ pub enum ScoreBound {
     Upper,
 }
 
-/// One completed (or, for bounds, interrupted) principal variation.
+/// One completed (or, for bounds, interrupted) principal variation; or,
+/// reported by [`Reporter::played_line`], the line of the move played.
 #[derive(Clone, Debug)]
 pub struct Iteration<'a> {
+    /// The iteration the line comes from (for the line of the move played,
+    /// an unfinished one when its score is from that iteration).
     pub depth: u32,
     pub seldepth: u32,
     /// 1-based index of this line among the MultiPV lines.
     pub multipv: usize,
-    pub score: i32,
+    /// `None` only in [`Reporter::played_line`], when the search stopped
+    /// before any move was scored (`go nodes 1`, a `stop` at once): the
+    /// move played was not searched, and `bound` means nothing.
+    pub score: Option<i32>,
     pub bound: ScoreBound,
     pub nodes: u64,
     pub time_ms: u64,
@@ -221,6 +227,16 @@ pub struct Iteration<'a> {
 /// Receives what a search finds.
 pub trait Reporter: Send + Sync {
     fn iteration(&self, it: &Iteration);
+    /// Just before [`Reporter::best_move`], when the line of the move
+    /// played is not the last `multipv 1` line reported: the line, so that
+    /// the last one reported begins with the move played and has the ponder
+    /// move second. That happens when a move became best in an iteration
+    /// that did not finish, when another thread's move is played, and when
+    /// the ponder move comes from the hash table. Reported as an iteration
+    /// unless a reporter says otherwise.
+    fn played_line(&self, it: &Iteration) {
+        self.iteration(it);
+    }
     /// The root move now being searched (sent only after a while).
     fn current_move(&self, _depth: u32, _mv: Move, _number: usize) {}
     /// The end of the search: `None` when the root has no legal move.

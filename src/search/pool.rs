@@ -171,6 +171,7 @@ impl SearchPool {
             tb_root,
             tb_pieces,
             tbhits: AtomicU64::new(tbhits),
+            reported: Mutex::new(Vec::new()),
         });
         // Each helper gets a channel to hand its result to the main worker.
         let mut receivers = Vec::new();
@@ -277,14 +278,20 @@ struct Collector {
 impl Reporter for Collector {
     fn iteration(&self, it: &Iteration) {
         if it.multipv == 1
+            && let Some(score) = it.score
             && let Ok(mut r) = self.result.lock()
         {
-            r.score = it.score;
+            r.score = score;
             r.depth = it.depth;
             r.nodes = it.nodes;
             r.pv = it.pv.to_vec();
         }
     }
+
+    /// Kept out: the result stays the last iteration's, as data generation
+    /// has always labelled its positions (the same seed gives the same
+    /// data).
+    fn played_line(&self, _it: &Iteration) {}
 
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
         if let Ok(mut r) = self.result.lock() {
@@ -346,9 +353,44 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
             let hit = shared.tt.probe(pos.key(), 1)?;
             pos.is_legal(hit.mv).then_some(hit.mv)
         });
+    report_played_line(shared, best, ponder);
     // The helpers are done: the search is over before the GUI can know.
     shared.answered.store(true, Ordering::SeqCst);
     shared.reporter.best_move(best_move, ponder);
+}
+
+/// Reports the line of the move about to be played (the best thread's
+/// first root move, with the ponder move second) unless it is the last
+/// `multipv 1` line reported, so that the GUI's last PV is what is played.
+fn report_played_line(shared: &Shared, best: &ThreadResult, ponder: Option<Move>) {
+    let Some(rm) = best.root_moves.first() else {
+        return;
+    };
+    let mut line = rm.pv.clone();
+    if line.len() == 1 {
+        // The ponder move came from the hash table.
+        line.extend(ponder);
+    }
+    let same = match shared.reported.lock() {
+        Ok(r) => *r == line,
+        Err(p) => *p.into_inner() == line,
+    };
+    if same {
+        return;
+    }
+    shared.reporter.played_line(&Iteration {
+        depth: best.played_depth(),
+        seldepth: rm.seldepth.max(1) as u32,
+        multipv: 1,
+        score: rm.reported_score(),
+        bound: rm.reported_bound(),
+        nodes: shared.total_nodes(),
+        time_ms: shared.start.elapsed().as_millis() as u64,
+        hashfull: shared.tt.hashfull(),
+        tbhits: shared.tbhits.load(Ordering::Relaxed),
+        tb_wdl: rm.tb_wdl,
+        pv: &line,
+    });
 }
 
 /// The deepest completed search wins; among equals, the better score.

@@ -11,8 +11,8 @@ use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, Score
 use crate::chess::{Move, Position};
 use crate::eval::evaluate;
 use crate::tablebase::{RootRanking, Tablebases, Wdl};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Whether a stored score with this bound settles a node searched with
@@ -51,6 +51,10 @@ pub struct Shared {
     /// Probe positions with at most this many pieces in the tree (0: none).
     pub tb_pieces: u32,
     pub tbhits: AtomicU64,
+    /// The PV of the last `multipv 1` line the main thread reported: the
+    /// line of the move played is reported again at the end when it is
+    /// another (see [`Reporter::played_line`]).
+    pub reported: Mutex<Vec<Move>>,
 }
 
 impl Shared {
@@ -68,6 +72,10 @@ pub struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Whether `final_score` is exact or only a bound: a root score at or
+    /// above beta is a lower bound, one at or below alpha an upper bound
+    /// (as Stockfish marks them).
+    pub bound: ScoreBound,
     /// The tables' result for this move, when the root is in them.
     pub tb_wdl: Option<Wdl>,
 }
@@ -82,13 +90,61 @@ impl RootMove {
             self.score
         }
     }
+
+    /// The tables' result as this move's score, when the root is in them
+    /// and the search has found no mate.
+    fn tables_score(&self) -> Option<i32> {
+        let wdl = self.tb_wdl?;
+        let s = self.final_score();
+        (s == -INFINITE || s.abs() < MATE_BOUND).then(|| tb_score(wdl, 0))
+    }
+
+    /// The score reported for this move: in the tables the score says the
+    /// result, unless a mate was found; `None` when the move has no score
+    /// at all (the search stopped before it was searched).
+    pub fn reported_score(&self) -> Option<i32> {
+        self.tables_score()
+            .or_else(|| (self.final_score() != -INFINITE).then(|| self.final_score()))
+    }
+
+    /// The bound of [`RootMove::reported_score`] (the tables' result is
+    /// exact).
+    pub fn reported_bound(&self) -> ScoreBound {
+        if self.tables_score().is_some() {
+            ScoreBound::Exact
+        } else {
+            self.bound
+        }
+    }
 }
 
 /// What a thread found, for choosing the best thread at the end.
 #[derive(Clone, Debug)]
 pub struct ThreadResult {
+    /// The last iteration completed.
     pub depth: i32,
+    /// The last iteration begun: one more than `depth` when the search
+    /// stopped inside an iteration.
+    pub iteration: i32,
     pub root_moves: Vec<RootMove>,
+}
+
+impl ThreadResult {
+    /// The depth of the best move's line: the iteration its score is from
+    /// (an unfinished one when it was scored there; the first when it was
+    /// never scored).
+    pub fn played_depth(&self) -> u32 {
+        let scored_now = self
+            .root_moves
+            .first()
+            .is_some_and(|rm| rm.score != -INFINITE);
+        let depth = if scored_now {
+            self.iteration
+        } else {
+            self.depth
+        };
+        depth.max(1) as u32
+    }
 }
 
 pub struct Worker {
@@ -106,6 +162,8 @@ pub struct Worker {
     pv_idx: usize,
     stopped: bool,
     completed_depth: i32,
+    /// The iteration being searched.
+    iteration: i32,
     time: Option<TimeManager>,
     was_pondering: bool,
     shared: Option<Arc<Shared>>,
@@ -143,6 +201,7 @@ impl Worker {
             pv_idx: 0,
             stopped: false,
             completed_depth: 0,
+            iteration: 0,
             time: None,
             was_pondering: false,
             shared: None,
@@ -187,6 +246,7 @@ impl Worker {
         self.nodes = 0;
         self.stopped = false;
         self.completed_depth = 0;
+        self.iteration = 0;
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
         self.root_index = self.keys.len();
@@ -220,6 +280,7 @@ impl Worker {
                 prev_score: -INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
+                bound: ScoreBound::Exact,
                 tb_wdl,
             })
             .collect();
@@ -231,6 +292,7 @@ impl Worker {
         self.shared = None;
         ThreadResult {
             depth: self.completed_depth,
+            iteration: self.iteration,
             root_moves: std::mem::take(&mut self.root_moves),
         }
     }
@@ -257,6 +319,7 @@ impl Worker {
             as i32;
 
         for depth in 1..=max_depth {
+            self.iteration = depth;
             for rm in &mut self.root_moves {
                 rm.prev_score = rm.score;
                 rm.score = -INFINITE;
@@ -344,16 +407,16 @@ impl Worker {
         let s = self.shared();
         let rm = &self.root_moves[pv_idx];
         let nodes = s.total_nodes() - s.nodes[self.id].0.load(Ordering::Relaxed) + self.nodes;
-        // In the tables the score says the result, unless a mate was found.
-        let score = match rm.tb_wdl {
-            Some(wdl) if rm.final_score().abs() < MATE_BOUND => tb_score(wdl, 0),
-            _ => rm.final_score(),
-        };
+        if pv_idx == 0
+            && let Ok(mut reported) = s.reported.lock()
+        {
+            reported.clone_from(&rm.pv);
+        }
         s.reporter.iteration(&Iteration {
             depth: depth as u32,
             seldepth: rm.seldepth.max(1) as u32,
             multipv: pv_idx + 1,
-            score,
+            score: rm.reported_score(),
             bound,
             nodes,
             time_ms: s.start.elapsed().as_millis() as u64,
@@ -831,6 +894,13 @@ impl Worker {
                     );
                     let rm = &mut self.root_moves[rm_idx];
                     rm.score = score;
+                    rm.bound = if score >= beta {
+                        ScoreBound::Lower
+                    } else if score <= alpha {
+                        ScoreBound::Upper
+                    } else {
+                        ScoreBound::Exact
+                    };
                     rm.pv = line;
                     rm.seldepth = self.seldepth;
                 }
@@ -1038,6 +1108,7 @@ mod tests {
             tb_root: None,
             tb_pieces: 0,
             tbhits: AtomicU64::new(0),
+            reported: Mutex::new(Vec::new()),
         });
         let mut w = Worker::new(0);
         w.keys.push(pos.key());

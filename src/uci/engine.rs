@@ -67,21 +67,24 @@ impl Reporter for UciReporter {
             depth: Some(it.depth),
             seldepth: Some(it.seldepth),
             multipv: Some(it.multipv as u32),
-            score: Some((
-                out_score(it.score),
-                match it.bound {
-                    ScoreBound::Exact => OutBound::Exact,
-                    ScoreBound::Lower => OutBound::Lower,
-                    ScoreBound::Upper => OutBound::Upper,
-                },
-            )),
-            wdl: self.show_wdl.then(|| match it.tb_wdl {
-                // The tables know; the model only estimates.
-                Some(Wdl::Win) => (1000, 0, 0),
-                Some(Wdl::Loss) => (0, 0, 1000),
-                Some(_) => (0, 1000, 0),
-                None => eval::wdl::wdl(it.score),
+            score: it.score.map(|score| {
+                (
+                    out_score(score),
+                    match it.bound {
+                        ScoreBound::Exact => OutBound::Exact,
+                        ScoreBound::Lower => OutBound::Lower,
+                        ScoreBound::Upper => OutBound::Upper,
+                    },
+                )
             }),
+            wdl: match (self.show_wdl, it.tb_wdl, it.score) {
+                (false, _, _) => None,
+                // The tables know; the model only estimates.
+                (true, Some(Wdl::Win), _) => Some((1000, 0, 0)),
+                (true, Some(Wdl::Loss), _) => Some((0, 0, 1000)),
+                (true, Some(_), _) => Some((0, 1000, 0)),
+                (true, None, score) => score.map(eval::wdl::wdl),
+            },
             nodes: Some(it.nodes),
             nps: Some(crate::search::nps(it.nodes, time)),
             hashfull: Some(it.hashfull),
