@@ -8,7 +8,7 @@ EXE      ?=
 NATIVE   ?= -C target-cpu=native
 PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
 
-.PHONY: all build test perft-suite bench book fuzz stress long-search hash-rss clean
+.PHONY: all build test perft-suite bench book fuzz stress bestmove-pv long-search hash-rss clean
 
 all: build
 
@@ -78,6 +78,13 @@ LONG_HASH     ?= 256
 stress:
 	FORSYTH_STRESS_CYCLES=$(STRESS_CYCLES) FORSYTH_STRESS_SEED=$(STRESS_SEED) \
 		$(CARGO) test --release --test stress -- --nocapture go_stop_cycles
+
+# 20,000 searches stopped at random moments, bestmove and ponder checked
+# against the last PV line (tests/bestmove_pv.rs).
+PV_SEED ?= 2929
+bestmove-pv:
+	FORSYTH_PV_SEED=$(PV_SEED) \
+		$(CARGO) test --release --test bestmove_pv -- --ignored --nocapture bestmove_agrees_with_the_last_pv_long
 
 # go infinite for LONG_SECS seconds: memory flat, counters sane.
 long-search:

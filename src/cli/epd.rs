@@ -19,7 +19,9 @@
 //! (after Ctrl-C); `results`, one object per searched position with `line`,
 //! `id`, `fen`, `bm`, `am` (SAN lists), `dm` (or `null`), `played` (SAN),
 //! `played_uci`, `solved`, `time_to_solution_ms` (or `null`), `time_ms`,
-//! `depth`, `nodes`, `score` (`"cp 35"` or `"mate 2"`) and `pv` (SAN).
+//! `depth`, `nodes`, `score` (`"cp 35"` or `"mate 2"`; `null` when the
+//! search stopped before any move was scored) and `pv` (SAN, beginning with
+//! the move played).
 
 use super::args::EpdArgs;
 use super::{interrupt, read_fen};
@@ -378,8 +380,9 @@ fn epd_ce(score: i32) -> i64 {
 }
 
 /// `forsyth epd --write [--fen FEN]`: the position with the search's
-/// `acd`, `acn`, `acs`, `bm`, `ce`, `dm` (when a mate is found), `pv`,
-/// and the counters as `hmvc` and `fmvn`.
+/// `acd`, `acn`, `acs`, `bm`, `ce` (unless no move was scored), `dm`
+/// (when a mate is found), `pv` (beginning with `bm`), and the counters as
+/// `hmvc` and `fmvn`.
 fn write(args: &EpdArgs) -> Result<(), String> {
     let pos = if args.fen.is_empty() {
         crate::chess::Position::startpos()

@@ -77,6 +77,16 @@
 //! keep their own histories; the move of the thread with the deepest
 //! completed iteration is played (the best score among equals).
 //!
+//! The main thread reports each finished iteration's lines (and, after 3
+//! seconds, the bounds of failed aspiration searches). The move played is
+//! the chosen thread's first root move, which may be a line never reported:
+//! a move that became best in the iteration the stop cut short, a helper's
+//! line, or a one-move line whose reply comes from the table. Then it is
+//! reported once more, just before the best move
+//! ([`Reporter::played_line`]), with the depth its score is from and the
+//! bound of that score, so that the last line always begins with the move
+//! played.
+//!
 //! With Syzygy tables loaded, the root moves are first restricted to those
 //! that keep the tables' result (see [`crate::tablebase`]).
 //!
