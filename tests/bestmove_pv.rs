@@ -230,15 +230,32 @@ struct Tally {
 }
 
 /// What is wrong with one search's answer, if anything: the last PV line
-/// must exist, begin with the best move and have the ponder move second.
+/// must exist, begin with the best move and have the ponder move second;
+/// with MultiPV, the last line of each number (what a GUI shows) must begin
+/// with different moves.
 fn verdict(s: &Search, pos: &Position) -> Option<&'static str> {
     if pos.count_legal() == 0 {
         return None; // check_legal has checked bestmove 0000 and no PV.
     }
-    let last = s
+    let pv_lines: Vec<&String> = s
         .lines
         .iter()
         .filter(|l| l.starts_with("info ") && !l.starts_with("info string") && l.contains(" pv "))
+        .collect();
+    let mut shown: Vec<(String, String)> = Vec::new();
+    for l in &pv_lines {
+        let number = field(l, "multipv").unwrap_or("1").to_owned();
+        shown.retain(|(n, _)| *n != number);
+        shown.push((number, pv(l).first().cloned().unwrap_or_default()));
+    }
+    let mut firsts: Vec<&String> = shown.iter().map(|(_, m)| m).collect();
+    firsts.sort();
+    firsts.dedup();
+    if firsts.len() < shown.len() {
+        return Some("two multipv lines begin with the same move");
+    }
+    let last = pv_lines
+        .into_iter()
         .rfind(|l| field(l, "multipv").is_none_or(|m| m == "1"));
     let Some(last) = last else {
         return Some("no pv line");
@@ -418,6 +435,7 @@ fn check_agreement(searches: usize, seed: u64, pace: Pace) {
         "no pv line",
         "bestmove is not the pv's first move",
         "ponder is not the pv's second move",
+        "two multipv lines begin with the same move",
     ] {
         let bad = mismatches.iter().filter(|m| m.what == what).count();
         let _ = writeln!(report, "  {what}: {bad}");

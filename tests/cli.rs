@@ -97,6 +97,11 @@ fn analyse_best_move_begins_the_pv() {
                 }
                 let lines = v.get("lines").arr();
                 assert_eq!(lines[0].get("pv"), v.get("pv"), "{what}");
+                let mut firsts: Vec<&str> =
+                    lines.iter().map(|l| l.get("pv").arr()[0].str()).collect();
+                firsts.sort();
+                firsts.dedup();
+                assert_eq!(firsts.len(), lines.len(), "{what}");
                 assert_eq!(lines[0].get("score"), v.get("score"), "{what}");
                 if nodes == "1" {
                     assert_eq!(v.get("score"), &Value::Null, "{what}");

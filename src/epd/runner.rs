@@ -199,7 +199,7 @@ impl Runner {
         };
         let solved = s.best.is_some_and(|m| expect.met(m, s.score.unwrap_or(0)));
         // The last line reported begins with the move played (the search
-        // reports the played line at the end); were it another, only the
+        // reports the line played at the end); were it another, only the
         // end would count.
         let settled = s.right_since_ms.filter(|_| s.pv.first() == s.best.as_ref());
         Some(Outcome {

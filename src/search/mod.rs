@@ -83,9 +83,10 @@
 //! a move that became best in the iteration the stop cut short, a helper's
 //! line, or a one-move line whose reply comes from the table. Then it is
 //! reported once more, just before the best move
-//! ([`Reporter::played_line`]), with the depth its score is from and the
+//! ([`Reporter::final_line`]), with the depth its score is from and the
 //! bound of that score, so that the last line always begins with the move
-//! played.
+//! played; with MultiPV the thread's other lines follow it, so that no
+//! move begins two lines.
 //!
 //! With Syzygy tables loaded, the root moves are first restricted to those
 //! that keep the tables' result (see [`crate::tablebase`]).
@@ -209,16 +210,17 @@ pub enum ScoreBound {
 }
 
 /// One completed (or, for bounds, interrupted) principal variation; or,
-/// reported by [`Reporter::played_line`], the line of the move played.
+/// reported by [`Reporter::final_line`], a line of the thread whose move is
+/// played.
 #[derive(Clone, Debug)]
 pub struct Iteration<'a> {
-    /// The iteration the line comes from (for the line of the move played,
-    /// an unfinished one when its score is from that iteration).
+    /// The iteration the line comes from (for a final line, an unfinished
+    /// one when its score is from that iteration).
     pub depth: u32,
     pub seldepth: u32,
     /// 1-based index of this line among the MultiPV lines.
     pub multipv: usize,
-    /// `None` only in [`Reporter::played_line`], when the search stopped
+    /// `None` only in [`Reporter::final_line`], when the search stopped
     /// before any move was scored (`go nodes 1`, a `stop` at once): the
     /// move played was not searched, and `bound` means nothing.
     pub score: Option<i32>,
@@ -238,13 +240,15 @@ pub struct Iteration<'a> {
 pub trait Reporter: Send + Sync {
     fn iteration(&self, it: &Iteration);
     /// Just before [`Reporter::best_move`], when the line of the move
-    /// played is not the last `multipv 1` line reported: the line, so that
+    /// played is not the last `multipv 1` line reported: that line, so that
     /// the last one reported begins with the move played and has the ponder
-    /// move second. That happens when a move became best in an iteration
-    /// that did not finish, when another thread's move is played, and when
-    /// the ponder move comes from the hash table. Reported as an iteration
-    /// unless a reporter says otherwise.
-    fn played_line(&self, it: &Iteration) {
+    /// move second, then with MultiPV the other lines of the same thread,
+    /// so that no move begins two of the lines last reported. That happens
+    /// when a move became best in an iteration that did not finish, when
+    /// another thread's move is played, and when the ponder move comes from
+    /// the hash table. Reported as an iteration unless a reporter says
+    /// otherwise.
+    fn final_line(&self, it: &Iteration) {
         self.iteration(it);
     }
     /// The root move now being searched (sent only after a while).

@@ -291,7 +291,7 @@ impl Reporter for Collector {
     /// Kept out: the result stays the last iteration's, as data generation
     /// has always labelled its positions (the same seed gives the same
     /// data).
-    fn played_line(&self, _it: &Iteration) {}
+    fn final_line(&self, _it: &Iteration) {}
 
     fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
         if let Ok(mut r) = self.result.lock() {
@@ -353,7 +353,7 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
             let hit = shared.tt.probe(pos.key(), 1)?;
             pos.is_legal(hit.mv).then_some(hit.mv)
         });
-    report_played_line(shared, best, ponder);
+    report_final_lines(shared, best, ponder);
     // The helpers are done: the search is over before the GUI can know.
     shared.answered.store(true, Ordering::SeqCst);
     shared.reporter.best_move(best_move, ponder);
@@ -362,35 +362,49 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
 /// Reports the line of the move about to be played (the best thread's
 /// first root move, with the ponder move second) unless it is the last
 /// `multipv 1` line reported, so that the GUI's last PV is what is played.
-fn report_played_line(shared: &Shared, best: &ThreadResult, ponder: Option<Move>) {
-    let Some(rm) = best.root_moves.first() else {
+/// With MultiPV the thread's other lines follow (those with a score): the
+/// move played may begin another line reported before, and a GUI shows
+/// the last line of each number.
+fn report_final_lines(shared: &Shared, best: &ThreadResult, ponder: Option<Move>) {
+    let Some(first) = best.root_moves.first() else {
         return;
     };
-    let mut line = rm.pv.clone();
-    if line.len() == 1 {
+    let mut played = first.pv.clone();
+    if played.len() == 1 {
         // The ponder move came from the hash table.
-        line.extend(ponder);
+        played.extend(ponder);
     }
     let same = match shared.reported.lock() {
-        Ok(r) => *r == line,
-        Err(p) => *p.into_inner() == line,
+        Ok(r) => *r == played,
+        Err(p) => *p.into_inner() == played,
     };
     if same {
         return;
     }
-    shared.reporter.played_line(&Iteration {
-        depth: best.played_depth(),
-        seldepth: rm.seldepth.max(1) as u32,
-        multipv: 1,
-        score: rm.reported_score(),
-        bound: rm.reported_bound(),
-        nodes: shared.total_nodes(),
-        time_ms: shared.start.elapsed().as_millis() as u64,
-        hashfull: shared.tt.hashfull(),
-        tbhits: shared.tbhits.load(Ordering::Relaxed),
-        tb_wdl: rm.tb_wdl,
-        pv: &line,
-    });
+    let multipv = shared.job.options.multipv.clamp(1, best.root_moves.len());
+    let nodes = shared.total_nodes();
+    let time_ms = shared.start.elapsed().as_millis() as u64;
+    let hashfull = shared.tt.hashfull();
+    let tbhits = shared.tbhits.load(Ordering::Relaxed);
+    for (i, rm) in best.root_moves[..multipv].iter().enumerate() {
+        let score = rm.reported_score();
+        if i > 0 && score.is_none() {
+            continue;
+        }
+        shared.reporter.final_line(&Iteration {
+            depth: best.line_depth(i),
+            seldepth: rm.seldepth.max(1) as u32,
+            multipv: i + 1,
+            score,
+            bound: rm.reported_bound(),
+            nodes,
+            time_ms,
+            hashfull,
+            tbhits,
+            tb_wdl: rm.tb_wdl,
+            pv: if i == 0 { &played } else { &rm.pv },
+        });
+    }
 }
 
 /// The deepest completed search wins; among equals, the better score.
@@ -405,4 +419,144 @@ fn pick_best(results: &[ThreadResult]) -> &ThreadResult {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use crate::search::worker::RootMove;
+    use crate::search::{INFINITE, Limits, ScoreBound, SearchOptions};
+
+    /// One line reported: multipv, depth, score, bound, pv in UCI.
+    type Reported = (usize, u32, Option<i32>, ScoreBound, String);
+
+    /// Every line reported.
+    #[derive(Default)]
+    struct Lines(Mutex<Vec<Reported>>);
+
+    impl Reporter for Lines {
+        fn iteration(&self, it: &Iteration) {
+            let pv: Vec<String> = it.pv.iter().map(|m| m.uci(false).to_string()).collect();
+            self.0
+                .lock()
+                .unwrap()
+                .push((it.multipv, it.depth, it.score, it.bound, pv.join(" ")));
+        }
+        fn best_move(&self, _best: Option<Move>, _ponder: Option<Move>) {}
+    }
+
+    fn shared(multipv: usize, reported: &[Move], lines: Arc<Lines>) -> Shared {
+        Shared {
+            job: Job {
+                root: Position::startpos(),
+                history: Vec::new(),
+                limits: Limits::default(),
+                options: SearchOptions {
+                    multipv,
+                    ..SearchOptions::default()
+                },
+            },
+            tt: Arc::new(TranspositionTable::new(1).unwrap()),
+            stop: Arc::new(AtomicBool::new(false)),
+            pondering: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
+            nodes: vec![PaddedCounter::default()],
+            reporter: lines,
+            start: Instant::now(),
+            tb: None,
+            tb_root: None,
+            tb_pieces: 0,
+            tbhits: AtomicU64::new(0),
+            reported: Mutex::new(reported.to_vec()),
+        }
+    }
+
+    /// A root move with its line (UCI, from the start position), the score
+    /// of this iteration and of the last, and its bound.
+    fn root_move(line: &str, score: i32, prev_score: i32, bound: ScoreBound) -> RootMove {
+        let mut pos = Position::startpos();
+        let pv: Vec<Move> = line
+            .split_whitespace()
+            .map(|t| {
+                let m = pos.parse_uci_move(t).unwrap();
+                pos.play(m);
+                m
+            })
+            .collect();
+        RootMove {
+            mv: pv[0],
+            score,
+            prev_score,
+            pv,
+            seldepth: 9,
+            bound,
+            tb_wdl: None,
+        }
+    }
+
+    /// Stopped in iteration 8 of a MultiPV 3 search after its first line
+    /// (e2e4, a lower bound there): the last `multipv 1` line reported was
+    /// d2d4's, so e2e4's is reported, then the thread's other lines,
+    /// iteration 7's, so that no move begins two of the lines a GUI shows
+    /// (a2a3, never scored, is no line). Nothing is reported when the line
+    /// played is the last reported.
+    #[test]
+    fn the_final_lines_are_the_played_threads() {
+        let result = ThreadResult {
+            depth: 7,
+            iteration: 8,
+            root_moves: vec![
+                root_move("e2e4 e7e5 g1f3", 40, 20, ScoreBound::Lower),
+                root_move("d2d4 d7d5", -INFINITE, 30, ScoreBound::Exact),
+                root_move("c2c4", -INFINITE, 10, ScoreBound::Exact),
+                root_move("a2a3", -INFINITE, -INFINITE, ScoreBound::Exact),
+            ],
+        };
+        let d2d4 = result.root_moves[1].pv.clone();
+        let lines = Arc::new(Lines::default());
+        report_final_lines(&shared(3, &d2d4, lines.clone()), &result, None);
+        let got = lines.0.lock().unwrap().clone();
+        assert_eq!(
+            got,
+            [
+                (1, 8, Some(40), ScoreBound::Lower, "e2e4 e7e5 g1f3".into()),
+                (2, 7, Some(30), ScoreBound::Exact, "d2d4 d7d5".into()),
+                (3, 7, Some(10), ScoreBound::Exact, "c2c4".into()),
+            ]
+        );
+
+        // MultiPV 1, a one-move line and a ponder move from the table.
+        let e2e4 = result.root_moves[0].pv.clone();
+        let e7e5 = e2e4[1];
+        let mut one = result.clone();
+        one.root_moves[0].pv.truncate(1);
+        let lines = Arc::new(Lines::default());
+        report_final_lines(&shared(1, &e2e4[..1], lines.clone()), &one, Some(e7e5));
+        let got = lines.0.lock().unwrap().clone();
+        assert_eq!(
+            got,
+            [(1, 8, Some(40), ScoreBound::Lower, "e2e4 e7e5".into())]
+        );
+
+        // The line played is the one last reported: nothing more.
+        let lines = Arc::new(Lines::default());
+        report_final_lines(&shared(3, &e2e4, lines.clone()), &result, Some(e7e5));
+        assert!(lines.0.lock().unwrap().is_empty());
+
+        // Nothing scored yet (stopped in iteration 1): the first move, no
+        // score, and no other line.
+        let mut none = result.clone();
+        none.depth = 0;
+        none.iteration = 1;
+        for rm in &mut none.root_moves {
+            rm.score = -INFINITE;
+            rm.prev_score = -INFINITE;
+            rm.pv.truncate(1);
+        }
+        let lines = Arc::new(Lines::default());
+        report_final_lines(&shared(3, &[], lines.clone()), &none, None);
+        let got = lines.0.lock().unwrap().clone();
+        assert_eq!(got, [(1, 1, None, ScoreBound::Exact, "e2e4".into())]);
+    }
 }

@@ -53,7 +53,7 @@ pub struct Shared {
     pub tbhits: AtomicU64,
     /// The PV of the last `multipv 1` line the main thread reported: the
     /// line of the move played is reported again at the end when it is
-    /// another (see [`Reporter::played_line`]).
+    /// another (see [`Reporter::final_line`]).
     pub reported: Mutex<Vec<Move>>,
 }
 
@@ -108,9 +108,9 @@ impl RootMove {
     }
 
     /// The bound of [`RootMove::reported_score`] (the tables' result is
-    /// exact).
+    /// exact; no score is no bound either).
     pub fn reported_bound(&self) -> ScoreBound {
-        if self.tables_score().is_some() {
+        if self.tables_score().is_some() || self.final_score() == -INFINITE {
             ScoreBound::Exact
         } else {
             self.bound
@@ -130,13 +130,13 @@ pub struct ThreadResult {
 }
 
 impl ThreadResult {
-    /// The depth of the best move's line: the iteration its score is from
-    /// (an unfinished one when it was scored there; the first when it was
-    /// never scored).
-    pub fn played_depth(&self) -> u32 {
+    /// The depth of the line of `root_moves[i]`: the iteration its score
+    /// is from (an unfinished one when it was scored there; the first when
+    /// it was never scored).
+    pub fn line_depth(&self, i: usize) -> u32 {
         let scored_now = self
             .root_moves
-            .first()
+            .get(i)
             .is_some_and(|rm| rm.score != -INFINITE);
         let depth = if scored_now {
             self.iteration

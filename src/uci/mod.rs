@@ -26,8 +26,9 @@
 //! begins with the move played and has the `ponder` move second: when the
 //! move comes from an iteration cut short, from a helper thread, or its
 //! reply from the table, that line is printed again just before `bestmove`
-//! (see [`crate::search::Reporter::played_line`]), with no score when the
-//! search stopped before any move was scored. A position with no legal
+//! (with MultiPV followed by that thread's other lines; see
+//! [`crate::search::Reporter::final_line`]), with no score when the search
+//! stopped before any move was scored. A position with no legal
 //! move answers `info depth 0 score mate 0` (or `cp 0` for stalemate) and
 //! `bestmove 0000`.
 //!
