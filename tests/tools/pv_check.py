@@ -5,12 +5,12 @@ agrees with the last PV the engine printed, as tournament managers check
 
 Reads the python-chess debug logs that ``../shared/tools/match.py --log FILE``
 and ``tests/tools/clock_match.py --log FILE`` write (lines holding
-``<UciProtocol (pid=N)>: >> TEXT`` for what an engine printed and ``<<`` for
-what it was sent). For each engine process and each search, from ``go`` to
-its ``bestmove``, the last ``info`` line with a ``pv`` (the ``multipv 1``
-line, or one without ``multipv``) must begin with the best move, and the
-``ponder`` move must be its second move (no ``ponder`` when the line has
-one move). A search that answers a move without any PV line counts as a
+``<UciProtocol (pid=N)>: >> TEXT``, or another protocol class, for what an
+engine printed and ``<<`` for what it was sent). For each engine process
+and each search, from ``go`` to its ``bestmove``, the last ``info`` line
+with a ``pv`` (the ``multipv 1`` line, or one without ``multipv``) must
+begin with the best move, and the ``ponder`` move must be its second move
+(no ``ponder`` when the line has one move). A search that answers a move without any PV line counts as a
 mismatch too; ``bestmove 0000`` and ``(none)`` are not checked. Searches
 ended by ``stop`` (a missed ponder) are checked like the others.
 
@@ -28,7 +28,9 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-LINE = re.compile(r"<UciProtocol \(pid=(\d+)\)>: (<<|>>) (.*)$")
+# python-chess names the protocol object: UciProtocol, or a subclass
+# (clock_match.py's StampedUci).
+LINE = re.compile(r"<\w+ \(pid=(\d+)\)>: (<<|>>) (.*)$")
 
 NO_PV = "no pv line"
 BEST = "bestmove is not the pv's first move"
@@ -135,4 +137,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `| head`: end quietly, as other tools do
+        sys.stderr.close()
+        sys.exit(0)
