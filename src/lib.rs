@@ -18,6 +18,7 @@
 //! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
 //! - [`fuzz`]: the checks the fuzz targets in `fuzz/` run on arbitrary bytes.
 
+pub mod annotate;
 pub mod book;
 pub mod chess;
 pub mod cli;
