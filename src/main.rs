@@ -49,6 +49,11 @@ fn main() -> ExitCode {
             Ok(Finish::Interrupted) => return ExitCode::from(cli::epd::INTERRUPTED_STATUS),
             Err(e) => Err(e),
         },
+        Some(Command::Annotate(a)) => match forsyth::annotate::run(&a) {
+            Ok(Finish::Done) => Ok(()),
+            Ok(Finish::Interrupted) => return ExitCode::from(cli::epd::INTERRUPTED_STATUS),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,7 +9,8 @@
 //! raw text, before the reader sees them (the reader tells where each game
 //! starts).
 
-use crate::chess::{Color, Move, Position};
+use crate::chess::san::SanError;
+use crate::chess::{Color, FenError, Move, Position};
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use std::io::{Cursor, Seek};
 use std::ops::ControlFlow;
@@ -49,6 +50,10 @@ pub struct Game {
     /// Chess960 has: UCI writes castling as king-takes-rook then.
     pub chess960: bool,
     pub main: Line,
+    /// Comments written after the main line and its variations, before the
+    /// result (reading puts such comments on the last move; the analysis
+    /// puts its summary here).
+    pub end_comments: Vec<String>,
     /// The game termination marker of the movetext (`1-0`, `*`...).
     pub result: Option<String>,
 }
@@ -92,12 +97,76 @@ impl Game {
     }
 }
 
-/// A game that could not be read, and why.
+/// Why a game could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// A tag line that is not `[Name "value"]`, on line `line` of the file.
+    BrokenTag {
+        line: usize,
+        why: &'static str,
+        text: String,
+    },
+    BadFen {
+        fen: String,
+        error: FenError,
+    },
+    SetUpWithoutFen,
+    UnknownVariant(String),
+    /// A move that is not legal, or not SAN; `at` is its number (`12.`,
+    /// `12...`).
+    BadMove {
+        at: String,
+        in_variation: bool,
+        error: SanError,
+    },
+    MoveAfterResult,
+    VariationWithoutMove,
+    /// Neither a tag pair nor a move.
+    NotAGame,
+    /// What the reader could not get past (an unterminated comment...).
+    Syntax(String),
+}
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            GameError::BrokenTag { line, why, text } => {
+                write!(f, "broken tag on line {line}: {why}: {text}")
+            }
+            GameError::BadFen { fen, error } => write!(f, "bad FEN tag '{fen}': {error}"),
+            GameError::SetUpWithoutFen => f.write_str("SetUp \"1\" without a FEN tag"),
+            GameError::UnknownVariant(v) => write!(
+                f,
+                "variant '{v}' is not supported (standard chess and Chess960 only)"
+            ),
+            GameError::BadMove {
+                at,
+                in_variation,
+                error,
+            } => {
+                let place = if *in_variation {
+                    ", in a variation"
+                } else {
+                    ""
+                };
+                write!(f, "move {at}{place}: {error}")
+            }
+            GameError::MoveAfterResult => {
+                f.write_str("a move after the result (is a blank line missing between two games?)")
+            }
+            GameError::VariationWithoutMove => f.write_str("a variation with no move before it"),
+            GameError::NotAGame => f.write_str("no tag pair and no move: not a game"),
+            GameError::Syntax(what) => f.write_str(what),
+        }
+    }
+}
+
+/// A game that could not be read: its number, the line it starts on, why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadGame {
     pub number: usize,
     pub line: usize,
-    pub reason: String,
+    pub error: GameError,
 }
 
 impl std::fmt::Display for BadGame {
@@ -105,7 +174,7 @@ impl std::fmt::Display for BadGame {
         write!(
             f,
             "game {} (line {}): {}",
-            self.number, self.line, self.reason
+            self.number, self.line, self.error
         )
     }
 }
@@ -157,10 +226,10 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
-        let bad = |reason: String| BadGame {
+        let bad = |error: GameError| BadGame {
             number,
             line,
-            reason,
+            error,
         };
         let tag_problem = check_tag_lines(&bytes[start.min(bytes.len())..], line);
         let read = reader.read_game(&mut visitor);
@@ -168,7 +237,7 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
             Ok(None) => break,
             Ok(Some(Ok(read))) => {
                 if read.tags.is_empty() && read.main.nodes.is_empty() {
-                    Err(bad("no tag pair and no move: not a game".into()))
+                    Err(bad(GameError::NotAGame))
                 } else {
                     anything = true;
                     match tag_problem {
@@ -180,18 +249,21 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
                             start: read.start,
                             chess960: read.chess960,
                             main: read.main,
+                            end_comments: Vec::new(),
                             result: read.result,
                         }),
                     }
                 }
             }
-            Ok(Some(Err(reason))) => {
+            Ok(Some(Err(error))) => {
                 anything = true;
-                Err(bad(tag_problem.unwrap_or(reason)))
+                Err(bad(tag_problem.unwrap_or(error)))
             }
             Err(e) => {
                 anything = true;
-                Err(bad(tag_problem.unwrap_or_else(|| e.to_string())))
+                Err(bad(
+                    tag_problem.unwrap_or_else(|| GameError::Syntax(e.to_string()))
+                ))
             }
         };
         let failed = game.is_err();
@@ -210,7 +282,7 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
 /// The first broken tag line of the game that `text` starts with, as a
 /// reason: the tag lines are those up to the first line that is neither a
 /// tag pair, blank, nor a `%` escape line.
-fn check_tag_lines(text: &[u8], first_line: usize) -> Option<String> {
+fn check_tag_lines(text: &[u8], first_line: usize) -> Option<GameError> {
     for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
         let line = String::from_utf8_lossy(raw);
         let trimmed = line.trim();
@@ -221,11 +293,11 @@ fn check_tag_lines(text: &[u8], first_line: usize) -> Option<String> {
             return None;
         }
         if let Err(why) = check_tag_line(trimmed) {
-            let shown: String = trimmed.chars().take(60).collect();
-            return Some(format!(
-                "broken tag on line {}: {why}: {shown}",
-                first_line + i
-            ));
+            return Some(GameError::BrokenTag {
+                line: first_line + i,
+                why,
+                text: trimmed.chars().take(60).collect(),
+            });
         }
     }
     None
@@ -366,12 +438,12 @@ fn variant_is_chess960(name: &str) -> Option<bool> {
 
 struct GameVisitor;
 
-type Flow<T = ()> = ControlFlow<Result<Read, String>, T>;
+type Flow<T = ()> = ControlFlow<Result<Read, GameError>, T>;
 
 impl Visitor for GameVisitor {
     type Tags = Vec<(String, String)>;
     type Movetext = Movetext;
-    type Output = Result<Read, String>;
+    type Output = Result<Read, GameError>;
 
     fn begin_tags(&mut self) -> Flow<Self::Tags> {
         ControlFlow::Continue(Vec::new())
@@ -396,19 +468,23 @@ impl Visitor for GameVisitor {
             None => false,
             Some(Some(is)) => is,
             Some(None) => {
-                return ControlFlow::Break(Err(format!(
-                    "variant '{}' is not supported (standard chess and Chess960 only)",
-                    tag("Variant").unwrap_or_default()
+                return ControlFlow::Break(Err(GameError::UnknownVariant(
+                    tag("Variant").unwrap_or_default().to_string(),
                 )));
             }
         };
         let start = match tag("FEN") {
             Some(fen) => match Position::from_fen(fen) {
                 Ok((pos, _)) => pos,
-                Err(e) => return ControlFlow::Break(Err(format!("bad FEN tag '{fen}': {e}"))),
+                Err(error) => {
+                    return ControlFlow::Break(Err(GameError::BadFen {
+                        fen: fen.to_string(),
+                        error,
+                    }));
+                }
             },
             None if tag("SetUp") == Some("1") => {
-                return ControlFlow::Break(Err("SetUp \"1\" without a FEN tag".into()));
+                return ControlFlow::Break(Err(GameError::SetUpWithoutFen));
             }
             None => Position::startpos(),
         };
@@ -429,9 +505,7 @@ impl Visitor for GameVisitor {
 
     fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> Flow {
         if mt.frames.len() == 1 && mt.result.is_some() {
-            return ControlFlow::Break(Err(
-                "a move after the result (is a blank line missing between two games?)".into(),
-            ));
+            return ControlFlow::Break(Err(GameError::MoveAfterResult));
         }
         let in_variation = mt.frames.len() > 1;
         let frame = mt.top();
@@ -451,10 +525,11 @@ impl Visitor for GameVisitor {
                 });
                 ControlFlow::Continue(())
             }
-            Err(e) => {
-                let place = if in_variation { ", in a variation" } else { "" };
-                ControlFlow::Break(Err(format!("move {}{place}: {e}", move_number(&frame.pos))))
-            }
+            Err(error) => ControlFlow::Break(Err(GameError::BadMove {
+                at: move_number(&frame.pos),
+                in_variation,
+                error,
+            })),
         }
     }
 
@@ -486,7 +561,7 @@ impl Visitor for GameVisitor {
 
     fn begin_variation(&mut self, mt: &mut Movetext) -> Flow<Skip> {
         let Some(before) = mt.top().before_last.clone() else {
-            return ControlFlow::Break(Err("a variation with no move before it".into()));
+            return ControlFlow::Break(Err(GameError::VariationWithoutMove));
         };
         mt.frames.push(Frame {
             line: Line::default(),

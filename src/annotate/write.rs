@@ -29,6 +29,9 @@ pub fn game_pgn(game: &Game) -> String {
     let mut mt = Movetext::default();
     let first_ply = ply_of(&game.start);
     mt.line(&game.main, first_ply);
+    for c in &game.end_comments {
+        mt.comment(c);
+    }
     mt.word(game.result());
     for line in mt.wrap() {
         out.push_str(&line);
@@ -102,12 +105,14 @@ impl Movetext {
         let mut numbered = true;
         for (i, node) in line.nodes.iter().enumerate() {
             let ply = first_ply + i as u32;
+            // A move stays on the line of its number.
             if ply.is_multiple_of(2) {
-                self.word(&format!("{}.", ply / 2 + 1));
+                self.word(&format!("{}. {}", ply / 2 + 1, node.san));
             } else if numbered {
-                self.word(&format!("{}...", ply / 2 + 1));
+                self.word(&format!("{}... {}", ply / 2 + 1, node.san));
+            } else {
+                self.word(&node.san);
             }
-            self.word(&node.san);
             for n in &node.nags {
                 self.word(&format!("${n}"));
             }

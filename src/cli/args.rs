@@ -50,6 +50,8 @@ pub enum Command {
     Analyse(AnalyseArgs),
     /// Run an EPD test suite (bm/am/dm), or print a search as EPD (--write)
     Epd(EpdArgs),
+    /// Analyse the games of a PGN file: evaluations, marks, better lines
+    Annotate(AnnotateArgs),
     /// Validate a FEN, or draw its board
     Fen(FenArgs),
     /// Print the version (as --version does)
@@ -165,6 +167,35 @@ pub struct EpdArgs {
     pub fen: Vec<String>,
     #[command(flatten)]
     pub search: SearchArgs,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Writes every game again with `{ [%eval 0.34] }` after each move (pawns, White's
+view), `?!` `?` `??` (NAGs $6 $2 $4) on moves that lose 0.10, 0.20 or 0.30 of
+the mover's expected score (win + draw/2), the engine's better line as a
+variation of a marked move, `[Annotator]`, and a summary comment at the end.
+A bad game is reported on stderr and left out (--strict: exit status 2, nothing
+written). Progress on stderr. Ctrl-C keeps the games finished (exit status 130).
+Without a limit: depth 12 a position.")]
+pub struct AnnotateArgs {
+    /// The games to annotate
+    #[arg(value_name = "FILE.pgn")]
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Lines searched at each position: up to K better lines for a marked move
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = positive::<usize>())]
+    pub multipv: usize,
+    /// Write to FILE instead of stdout
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// One JSON object a line, one a game, instead of PGN (schema in README.md)
+    #[arg(long)]
+    pub json: bool,
+    /// Fail if a game is malformed (exit status 2, nothing written)
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Args, Debug)]

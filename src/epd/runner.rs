@@ -21,7 +21,8 @@ pub enum Budget {
 }
 
 impl Budget {
-    fn limits(self) -> Limits {
+    /// The search limits of this budget.
+    pub fn limits(self) -> Limits {
         let mut limits = Limits::default();
         match self {
             Budget::MoveTime(ms) => {
