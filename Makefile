@@ -19,11 +19,13 @@ ifneq ($(EXE),)
 endif
 
 # The whole test command (README.md, .ci/run): the Rust tests, then
-# python-chess driving the release binary (tests/client_test.py).
+# python-chess driving the release binary (tests/client_test.py) and
+# reading what `forsyth annotate` writes (tests/annotate_test.py).
 test:
 	$(CARGO) test --release
 	$(CARGO) build --release
 	python3 tests/client_test.py target/release/forsyth
+	python3 tests/annotate_test.py target/release/forsyth
 
 # Every depth of every perft position (about half an hour on one core).
 perft-suite: build

@@ -536,6 +536,16 @@ mod tests {
                 action: FenAction::Show { ascii: true, .. }
             })
         ));
+        let Command::Annotate(a) =
+            command("annotate g.pgn --movetime 200 --multipv 3 --out o.pgn --strict --hash 64")
+        else {
+            panic!()
+        };
+        assert_eq!(a.file, PathBuf::from("g.pgn"));
+        assert_eq!(a.search.limit.budget(), Some(Budget::MoveTime(200)));
+        assert_eq!((a.multipv, a.search.hash, a.search.threads), (3, 64, 1));
+        assert_eq!(a.out, Some(PathBuf::from("o.pgn")));
+        assert!(a.strict && !a.json);
         assert!(matches!(command("version"), Command::Version));
         let Command::Bench(b) = command("bench") else {
             panic!()
@@ -566,6 +576,15 @@ mod tests {
         assert_eq!(error("fen check"), ErrorKind::MissingRequiredArgument);
         assert_eq!(error("fen draw 8/8"), ErrorKind::InvalidSubcommand);
         assert_eq!(error("perft"), ErrorKind::MissingRequiredArgument);
+        assert_eq!(error("annotate"), ErrorKind::MissingRequiredArgument);
+        assert_eq!(
+            error("annotate g.pgn --depth 3 --nodes 9"),
+            ErrorKind::ArgumentConflict
+        );
+        assert_eq!(
+            error("annotate g.pgn --multipv 0"),
+            ErrorKind::ValueValidation
+        );
         assert_eq!(error("perft-suite"), ErrorKind::MissingRequiredArgument);
         assert_eq!(
             error("datagen --games 3"),
