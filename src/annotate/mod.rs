@@ -12,6 +12,11 @@
 //! learnt of the ending is in the table when it reaches the moves that led
 //! there, and each position is searched once (its evaluation is both the
 //! one after the move that reached it and the one before the next).
+//! Measured on a 60-move game at a fixed depth: the kept table saves 40%
+//! of the nodes against a fresh one for each position (depth 12: 4.7
+//! against 7.7 million; depth 14: 11.0 against 19.1), and going backwards
+//! saves 12% more than going forwards at depth 14 (12.6 million), nothing
+//! at depth 12. At `--movetime` the time is fixed and the table buys depth.
 
 pub mod analysis;
 pub mod game;
@@ -28,9 +33,10 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Without a limit: depth 12 for each position, the same answers on every
-/// run with one thread; about a tenth of a second a position here.
-pub const DEFAULT_DEPTH: u32 = 12;
+/// Without a limit: `analyse`'s depth for each position, the same answers
+/// on every run with one thread; a 60-move game takes about 11 s on one
+/// core (11 million nodes).
+pub const DEFAULT_DEPTH: u32 = crate::cli::analyse::DEFAULT_DEPTH;
 
 pub fn run(args: &AnnotateArgs) -> Result<Finish, String> {
     let path = &args.file;

@@ -177,7 +177,7 @@ the mover's expected score (win + draw/2), the engine's better line as a
 variation of a marked move, `[Annotator]`, and a summary comment at the end.
 A bad game is reported on stderr and left out (--strict: exit status 2, nothing
 written). Progress on stderr. Ctrl-C keeps the games finished (exit status 130).
-Without a limit: depth 12 a position.")]
+Without a limit: depth 14 a position.")]
 pub struct AnnotateArgs {
     /// The games to annotate
     #[arg(value_name = "FILE.pgn")]
