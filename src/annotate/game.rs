@@ -698,6 +698,15 @@ mod tests {
     }
 
     #[test]
+    fn long_comments_come_whole() {
+        // Longer than the reader's buffer for a token (255 bytes).
+        let long = "word ".repeat(400);
+        let g = games(&format!("1. e4 {{ {long} }} e5 *"));
+        let g = g[0].as_ref().unwrap();
+        assert_eq!(g.main.nodes[0].comments, [long.trim()]);
+    }
+
+    #[test]
     fn files_that_are_not_pgn() {
         assert_eq!(read_games(b"").unwrap_err(), NotPgn::Empty);
         assert_eq!(read_games(b" \n\n").unwrap_err(), NotPgn::Empty);

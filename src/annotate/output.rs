@@ -342,7 +342,97 @@ pub fn game_json(game: &Game, evals: &[Eval], judgements: &[Judgement]) -> GameJ
 
 #[cfg(test)]
 mod tests {
+    use super::super::analysis::EngineLine;
+    use super::super::game::read_games;
+    use super::super::write::game_pgn;
     use super::*;
+    use crate::eval::values::WDL_A;
+
+    fn game(text: &str) -> Game {
+        read_games(text.as_bytes()).unwrap().remove(0).unwrap()
+    }
+
+    /// An evaluation whose best line is `line` (SAN from `pos`).
+    fn eval(pos: &Position, score: i32, line: &[&str]) -> Eval {
+        let mut p = pos.clone();
+        let pv: Vec<Move> = line
+            .iter()
+            .map(|s| {
+                let m = p.parse_san(s).unwrap();
+                p.play(m);
+                m
+            })
+            .collect();
+        Eval {
+            score,
+            best: pv.first().copied(),
+            lines: if pv.is_empty() {
+                Vec::new()
+            } else {
+                vec![EngineLine { score, pv }]
+            },
+            depth: 5,
+            nodes: 100,
+            legal: pos.count_legal(),
+        }
+    }
+
+    #[test]
+    fn marks_lines_and_the_summary_go_into_the_game() {
+        // 2. Qh5 and 3. Qh4 each throw three pawns away: the first gets
+        // $4, the second keeps its own `!` ($1); both get the engine's line,
+        // but not twice (2. Nc3 is there already). 2... Nc6 gives the three
+        // pawns back, but it is the engine's own move: no mark. The old
+        // `[%eval]` goes, the rest of its comment stays.
+        let mut g = game(
+            "[Event \"x\"]\n\n1. e4 e5 2. Qh5 { [%eval 0.1] plan } (2. Nc3 Nf6) Nc6 \
+             3. Qh4 $1 Nf6 *",
+        );
+        let p = g.positions();
+        let pawn = WDL_A as i32;
+        let evals = vec![
+            eval(&p[0], 0, &["e4", "e5"]),
+            eval(&p[1], 0, &["e5", "Nf3"]),
+            eval(&p[2], 0, &["Nc3", "Nf6"]),
+            eval(&p[3], 3 * pawn, &["Nc6"]),
+            eval(&p[4], 0, &["Nf3", "d6"]),
+            eval(&p[5], 3 * pawn, &["Nf6"]),
+            eval(&p[6], -3 * pawn, &["Nf3"]),
+        ];
+        let js = judge_game(&g, &evals);
+        let marks: Vec<Option<Mark>> = js.iter().map(|j| j.mark).collect();
+        assert_eq!(
+            marks,
+            [
+                None,
+                None,
+                Some(Mark::Blunder),
+                None,
+                Some(Mark::Blunder),
+                None
+            ]
+        );
+        annotate(&mut g, &evals, &js);
+        let out = game_pgn(&g);
+        assert_eq!(
+            out,
+            format!(
+                "[Event \"x\"]\n[Annotator \"Forsyth {}\"]\n\n\
+                 1. e4 {{ [%eval 0.00] }} 1... e5 {{ [%eval 0.00] }} 2. Qh5 $4 {{ plan }}\n\
+                 {{ [%eval -3.00] Blunder. Nc3 was best. }} (2. Nc3 Nf6) 2... Nc6 {{ [%eval 0.00] }}\n\
+                 3. Qh4 $1 {{ [%eval -3.00] Blunder. Nf3 was best. }} (3. Nf3 {{ [%eval 0.00] }}\n\
+                 3... d6) 3... Nf6 {{ [%eval -3.00] }} {{ White: average centipawn loss 200,\n\
+                 inaccuracies 0, mistakes 0, blunders 2. Black: average centipawn loss 100,\n\
+                 inaccuracies 0, mistakes 0, blunders 0. }} *\n\n",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+        let s = summary(&g, &js);
+        assert_eq!(
+            (s.white.moves, s.white.acpl, s.black.moves, s.black.acpl),
+            (3, 200, 3, 100)
+        );
+    }
 
     #[test]
     fn old_evals_are_replaced() {
