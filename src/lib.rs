@@ -10,6 +10,8 @@
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).
 //! - [`pgn`]: games from PGN text (the `pgn-reader` crate, our rules).
+//! - [`annotate`]: whole games analysed and written back with evaluations,
+//!   marks and better lines (`forsyth annotate`).
 //! - [`progress`]: progress bars of the long commands (`indicatif`).
 //! - [`tablebase`]: Syzygy endgame tablebases (probing, ranking root moves).
 //! - [`rng`]: SplitMix64, for the tools that need chance.

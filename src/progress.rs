@@ -1,4 +1,5 @@
-//! Progress of the long commands (`datagen`, `epd`, `tune`, `book build`)
+//! Progress of the long commands (`datagen`, `epd`, `tune`, `book build`,
+//! `annotate`)
 //! on stderr: an `indicatif` bar when stderr is a terminal, and nothing of
 //! it otherwise, where each command keeps writing the plain lines that logs
 //! and scripts read.
@@ -19,6 +20,9 @@ pub mod templates {
         "tune: {msg} [{wide_bar}] {percent}%  {elapsed_precise}, about {eta} left";
     /// `forsyth book build`: bytes of PGN read; the message counts games.
     pub const BOOK: &str = "[{wide_bar}] {bytes}/{total_bytes}  {msg}";
+    /// `forsyth annotate`: positions searched; the message is the plain
+    /// progress line (game, ply, time left).
+    pub const ANNOTATE: &str = "{msg}  [{wide_bar}] {elapsed_precise}";
 }
 
 /// A bar on a terminal, or [`Meter::Lines`] when stderr is a file or pipe.
@@ -101,6 +105,7 @@ mod tests {
             crate::progress::templates::DATAGEN,
             crate::progress::templates::TUNE,
             crate::progress::templates::BOOK,
+            crate::progress::templates::ANNOTATE,
         ] {
             assert!(ProgressStyle::with_template(template).is_ok(), "{template}");
         }

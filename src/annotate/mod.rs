@@ -27,9 +27,10 @@ use crate::cli::args::AnnotateArgs;
 use crate::cli::epd::Finish;
 use crate::cli::interrupt;
 use crate::epd::runner::Budget;
+use crate::progress::{Meter, templates};
 use analysis::{Analyser, Eval};
 use game::{Game, read_games};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -94,7 +95,7 @@ pub fn run(args: &AnnotateArgs) -> Result<Finish, String> {
         let Some(evals) = analyse_game(&mut analyser, &game, &mut progress, || {
             interrupt::interrupted()
         }) else {
-            progress.clear();
+            progress.finish();
             eprintln!(
                 "interrupted: {written} of {good} games written (game {} was not finished)",
                 game.number
@@ -112,12 +113,12 @@ pub fn run(args: &AnnotateArgs) -> Result<Finish, String> {
             output::annotate(&mut game, &evals, &judgements);
             write::game_pgn(&game)
         };
-        progress.clear();
-        out.write_all(text.as_bytes())
-            .and_then(|()| out.flush())
+        progress
+            .meter
+            .suspend(|| out.write_all(text.as_bytes()).and_then(|()| out.flush()))
             .map_err(|e| format!("{out_name}: {e}"))?;
     }
-    progress.clear();
+    progress.finish();
     Ok(Finish::Done)
 }
 
@@ -149,35 +150,33 @@ pub fn analyse_game(
             stop()
         })?;
         evals[i] = Some(e);
-        progress.done += 1;
+        progress.step();
     }
     evals.into_iter().collect()
 }
 
-/// Where the run stands, on stderr: rewritten in place on a terminal, one
-/// line a second otherwise.
+/// Where the run stands, on stderr: a bar on a terminal, a plain line a
+/// second otherwise (game, ply, time left).
 pub struct Progress {
-    tty: bool,
+    meter: Meter,
     start: Instant,
     last: Option<Instant>,
     games: usize,
     positions: usize,
     done: usize,
     budget: Budget,
-    shown: bool,
 }
 
 impl Progress {
     pub fn new(games: usize, positions: usize, budget: Budget) -> Progress {
         Progress {
-            tty: std::io::stderr().is_terminal(),
+            meter: Meter::new(positions as u64, templates::ANNOTATE),
             start: Instant::now(),
             last: None,
             games,
             positions,
             done: 0,
             budget,
-            shown: false,
         }
     }
 
@@ -193,6 +192,8 @@ impl Progress {
         }
     }
 
+    /// Says that the position `ply` of game `game` is being searched, at
+    /// most once a second.
     fn show(&mut self, game: usize, ply: usize, plies: usize) {
         let now = Instant::now();
         if self
@@ -211,19 +212,20 @@ impl Progress {
             "game {game} of {}, ply {ply} of {plies}, {left}",
             self.games
         );
-        if self.tty {
-            eprint!("\r\x1b[K{text}");
-            self.shown = true;
+        if self.meter.is_bar() {
+            self.meter.set_message(text);
         } else {
-            eprintln!("{text}");
+            self.meter.line(&text);
         }
     }
 
-    /// Clears the line on a terminal, before other output.
-    fn clear(&mut self) {
-        if self.tty && self.shown {
-            eprint!("\r\x1b[K");
-            self.shown = false;
-        }
+    /// A position searched.
+    fn step(&mut self) {
+        self.done += 1;
+        self.meter.set_position(self.done as u64);
+    }
+
+    fn finish(&self) {
+        self.meter.finish();
     }
 }

@@ -179,20 +179,18 @@ pub fn annotate(game: &mut Game, evals: &[Eval], judgements: &[Judgement]) {
 /// A score as JSON: `{"cp": 34}` or `{"mate": -3}`, from White's view
 /// (`{"mate": 0}`: mated, the WDL says who).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+#[serde(rename_all = "lowercase")]
 pub enum ScoreJson {
-    Cp { cp: i32 },
-    Mate { mate: i32 },
+    Cp(i32),
+    Mate(i32),
 }
 
 impl ScoreJson {
     pub fn new(score: i32, stm: Color) -> ScoreJson {
         let white = white_score(score, stm);
         match mate_in(white) {
-            Some(mate) => ScoreJson::Mate { mate },
-            None => ScoreJson::Cp {
-                cp: normalise(white),
-            },
+            Some(mate) => ScoreJson::Mate(mate),
+            None => ScoreJson::Cp(normalise(white)),
         }
     }
 }
