@@ -212,6 +212,9 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
     let mut visitor = GameVisitor;
     let mut out = Vec::new();
     let mut anything = false;
+    // Where the last game started, and on which line: lines are counted
+    // from there, not from the top each time.
+    let (mut counted, mut line) = (0, 1);
     loop {
         let number = out.len() + 1;
         // Where the game starts: after the last one and the blank lines.
@@ -221,17 +224,20 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
         let Ok(start) = reader.stream_position() else {
             break;
         };
-        let start = start as usize;
-        let line = 1 + bytes[..start.min(bytes.len())]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        let start = (start as usize).min(bytes.len());
+        if start > counted {
+            line += bytes[counted..start]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            counted = start;
+        }
         let bad = |error: GameError| BadGame {
             number,
             line,
             error,
         };
-        let tag_problem = check_tag_lines(&bytes[start.min(bytes.len())..], line);
+        let tag_problem = check_tag_lines(&bytes[start..], line);
         let read = reader.read_game(&mut visitor);
         let game = match read {
             Ok(None) => break,
