@@ -162,9 +162,8 @@ impl Analyser {
     }
 
     /// Searches `pos` (reached through the positions whose keys are
-    /// `history`). `poll` is called every millisecond or so while the search
-    /// runs; when it answers true, the search is stopped and `None` comes
-    /// back.
+    /// `history`). `poll` is called every 10 ms while the search runs;
+    /// when it answers true, the search is stopped and `None` comes back.
     pub fn evaluate(
         &mut self,
         pos: &Position,
@@ -195,17 +194,13 @@ impl Analyser {
             },
         };
         self.pool.start(job, collector.clone());
-        while self.pool.is_searching() {
+        while !self.pool.wait_timeout(Duration::from_millis(10)) {
             if poll() {
                 self.pool.stop();
                 self.pool.wait();
                 return None;
             }
-            std::thread::sleep(Duration::from_millis(1));
         }
-        // The best move is reported a moment after the search counts as
-        // done; waiting for the end makes sure it is in.
-        self.pool.wait();
         let s = match collector.state.lock() {
             Ok(s) => s,
             Err(p) => p.into_inner(),

@@ -212,6 +212,15 @@ impl SearchPool {
         }
     }
 
+    /// Waits at most `timeout` for the running search to end; true once it
+    /// has (or when none runs), its best move reported.
+    pub fn wait_timeout(&mut self, timeout: Duration) -> bool {
+        if self.searching && self.finished_rx.recv_timeout(timeout).is_ok() {
+            self.searching = false;
+        }
+        !self.searching
+    }
+
     /// Searches and waits for the result, reporting nothing.
     pub fn search(&mut self, job: Job) -> SearchResult {
         let collector = Arc::new(Collector::default());
