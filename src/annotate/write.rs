@@ -43,9 +43,9 @@ pub fn game_pgn(game: &Game) -> String {
 
 /// The number of half-moves before a position, counted from move 1 (the
 /// parity says who is to move).
-pub fn ply_of(pos: &crate::chess::Position) -> u32 {
-    let black = u32::from(pos.side_to_move() == crate::chess::Color::Black);
-    2 * pos.fullmove_number().saturating_sub(1) + black
+pub fn ply_of(pos: &crate::chess::Position) -> u64 {
+    let black = u64::from(pos.side_to_move() == crate::chess::Color::Black);
+    2 * u64::from(pos.fullmove_number().saturating_sub(1)) + black
 }
 
 /// Units of movetext, each written whole on one line.
@@ -93,7 +93,7 @@ impl Movetext {
         self.word("}");
     }
 
-    fn line(&mut self, line: &Line, first_ply: u32) {
+    fn line(&mut self, line: &Line, first_ply: u64) {
         for c in &line.comments {
             self.comment(c);
         }
@@ -104,7 +104,7 @@ impl Movetext {
         // comment or a variation.
         let mut numbered = true;
         for (i, node) in line.nodes.iter().enumerate() {
-            let ply = first_ply + i as u32;
+            let ply = first_ply + i as u64;
             // A move stays on the line of its number.
             if ply.is_multiple_of(2) {
                 self.word(&format!("{}. {}", ply / 2 + 1, node.san));

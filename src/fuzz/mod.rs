@@ -52,7 +52,10 @@
 //!   agree, every entry is found under its key, probing and following the
 //!   book gives legal moves only.
 //! - `pgn`: every game read is legal move by move; the book built from it
-//!   opens and its probes along the games are legal.
+//!   opens and its probes along the games are legal. Read whole for
+//!   `annotate`, every move of every variation is legal where it stands,
+//!   and a game as written reads back the same (tags, moves, NAGs,
+//!   variations, comments up to their spacing).
 //!
 //! One convention the `fen` target met: with the king one file from its
 //! castling square (only a Chess960 start allows it), castling in standard
@@ -403,10 +406,71 @@ pub fn polyglot(data: &[u8]) {
     }
 }
 
+/// Every move of `line` and of its variations legal where it stands.
+fn annotate_line_is_legal(start: &crate::chess::Position, line: &crate::annotate::game::Line) {
+    let mut pos = start.clone();
+    for node in &line.nodes {
+        for v in &node.variations {
+            annotate_line_is_legal(&pos, v);
+        }
+        assert!(
+            pos.is_legal(node.mv),
+            "{:?} illegal in {}",
+            node.mv,
+            pos.fen()
+        );
+        assert_eq!(pos.san(node.mv), node.san);
+        pos.play(node.mv);
+    }
+}
+
+/// The line with each comment's spacing made single (as it is written).
+fn annotate_spacing(line: &crate::annotate::game::Line) -> crate::annotate::game::Line {
+    let single = |cs: &[String]| -> Vec<String> {
+        cs.iter()
+            .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    };
+    let mut out = line.clone();
+    out.comments = single(&line.comments);
+    for (n, o) in line.nodes.iter().zip(out.nodes.iter_mut()) {
+        o.comments = single(&n.comments);
+        o.variations = n.variations.iter().map(annotate_spacing).collect();
+    }
+    out
+}
+
+/// The games of `annotate`: legal in every line, and the same once
+/// written and read again.
+fn annotate_pgn(data: &[u8]) {
+    use crate::annotate::{game, write};
+    let Ok(games) = game::read_games(data) else {
+        return;
+    };
+    for g in games.into_iter().take(100).flatten() {
+        annotate_line_is_legal(&g.start, &g.main);
+        let text = write::game_pgn(&g);
+        let again = match game::read_games(text.as_bytes()) {
+            Ok(mut gs) if gs.len() == 1 => gs.remove(0),
+            other => panic!("game {} written as\n{text}\nreads as {other:?}", g.number),
+        };
+        let again = again.unwrap_or_else(|e| panic!("{e} in\n{text}"));
+        assert_eq!(again.tags, g.tags, "{text}");
+        assert_eq!(again.start.fen(), g.start.fen());
+        assert_eq!(
+            annotate_spacing(&again.main),
+            annotate_spacing(&g.main),
+            "{text}"
+        );
+    }
+}
+
 /// PGN target: the bytes as a PGN text. Every game read is legal move by
 /// move from its start; the book built from the text opens, and probing
-/// it along the games gives legal moves.
+/// it along the games gives legal moves; the games as `annotate` reads
+/// and writes them hold too ([`annotate_pgn`]).
 pub fn pgn(data: &[u8]) {
+    annotate_pgn(data);
     let mut games = Vec::new();
     for game in crate::pgn::games(data).take(100) {
         match game {
