@@ -7,7 +7,10 @@
 //! over silently. Since a game whose tags are lost should not come out
 //! looking whole, the tag lines of each game are also checked here, on the
 //! raw text, before the reader sees them (the reader tells where each game
-//! starts).
+//! starts). What the reader drops unreported cannot be kept: comments after
+//! `;` to the end of the line, `%` escape lines, and words in the movetext
+//! that are not moves (the moves after such a word are then usually
+//! illegal, and reported).
 
 use crate::chess::san::SanError;
 use crate::chess::{Color, FenError, Move, Position};
