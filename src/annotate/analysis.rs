@@ -118,12 +118,17 @@ impl Reporter for Collector {
         let Ok(mut s) = self.state.lock() else {
             return;
         };
+        s.nodes = s.nodes.max(it.nodes);
+        // A line without a score (the search stopped before any move was
+        // scored) says nothing to judge a move by: the last one stands.
+        let Some(score) = it.score else {
+            return;
+        };
         let i = it.multipv.saturating_sub(1);
         if s.lines.len() <= i {
             s.lines.resize(i + 1, None);
         }
-        s.lines[i] = Some((it.score, it.depth, it.pv.to_vec()));
-        s.nodes = s.nodes.max(it.nodes);
+        s.lines[i] = Some((score, it.depth, it.pv.to_vec()));
     }
 
     fn best_move(&self, best: Option<Move>, _ponder: Option<Move>) {
