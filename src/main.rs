@@ -15,6 +15,7 @@ use forsyth::epd::Epd;
 use forsyth::pgn;
 use forsyth::progress::{Meter, templates};
 use forsyth::search::bench;
+use forsyth::train;
 use forsyth::uci::engine;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -37,6 +38,9 @@ fn main() -> ExitCode {
         Some(Command::Perft(a)) => cmd_perft(&a),
         Some(Command::PerftSuite(a)) => cmd_perft_suite(&a.files),
         Some(Command::Tune(a)) => cmd_tune(&a),
+        Some(Command::Train(a)) => train::run(&a.options())
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
         Some(Command::Datagen(a)) => cmd_datagen(&a).map_err(|e| e.to_string()),
         Some(Command::Book(a)) => match a.action {
             BookAction::Build(b) => cmd_book_build(&b),

@@ -11,6 +11,7 @@
 use crate::datagen;
 use crate::epd::runner::Budget;
 use crate::search::bench;
+use crate::train;
 use crate::tune;
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -43,6 +44,8 @@ pub enum Command {
     Datagen(DatagenArgs),
     /// Fit the evaluation to datagen positions and write src/eval/values.rs
     Tune(TuneArgs),
+    /// Train the evaluation network on datagen positions and write its file
+    Train(TrainArgs),
     /// Opening books: build one from PGN games, or list a position's moves
     Book(BookArgs),
     /// Search one position: best move, score, WDL, PV in UCI and SAN
@@ -460,6 +463,104 @@ impl TuneArgs {
             limit: self.limit,
             without,
             keep_shape: self.keep_shape,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Reads the datagen files whole, drops the positions before --min-ply, holds
+one game in --validation-every out, and trains with AdamW on --threads
+threads, the learning rate falling from --lr to --lr-end (cosine). After
+each epoch it writes NET.nnue (the file EvalFile loads) and NET.nnue.ckpt;
+run the same command again to go on from the checkpoint. The result depends
+only on the data, the options and the thread count.")]
+pub struct TrainArgs {
+    /// A datagen record file (give --data again for more)
+    #[arg(long, value_name = "FILE.bin", required = true, action = clap::ArgAction::Append)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write
+    #[arg(long, value_name = "NET.nnue")]
+    pub out: PathBuf,
+    /// Neurons per perspective (the engine reads only its own size)
+    #[arg(long, value_name = "N", default_value_t = crate::nnue::HIDDEN)]
+    pub hidden: usize,
+    /// Passes over the training positions
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = positive::<u64>())]
+    pub epochs: u64,
+    /// Positions per optimiser step
+    #[arg(long, value_name = "N", default_value_t = 16384, value_parser = positive::<usize>())]
+    pub batch: usize,
+    /// Learning rate at the start
+    #[arg(long, value_name = "F", default_value_t = 0.001)]
+    pub lr: f32,
+    /// Learning rate at the end
+    #[arg(long, value_name = "F", default_value_t = 0.00001)]
+    pub lr_end: f32,
+    /// AdamW weight decay
+    #[arg(long, value_name = "F", default_value_t = 0.01)]
+    pub weight_decay: f32,
+    /// Weight of the search score in the target (1 - it: the game's result)
+    #[arg(long, value_name = "F", default_value_t = 0.75)]
+    pub lambda: f32,
+    /// Centipawns per sigmoid unit (default: fitted to the data)
+    #[arg(long, value_name = "CP")]
+    pub scale: Option<f32>,
+    /// Drop positions before this ply
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub min_ply: u32,
+    /// One game in N held out for validation (0: none)
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub validation_every: u64,
+    /// Read at most N records (0: all)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_positions: u64,
+    /// Training threads
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive::<usize>())]
+    pub threads: usize,
+    /// Seed of the initial weights and the shuffles
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Also checkpoint every N batches
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = positive::<u64>())]
+    pub save_every: u64,
+    /// End this run after N batches with a checkpoint (0: run to the end)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub stop_after: u64,
+    /// Train half the positions of each epoch with files a-h turned round
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub mirror: bool,
+}
+
+fn on_off(text: &str) -> Result<bool, String> {
+    match text {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("'{text}' is not 'on' or 'off'")),
+    }
+}
+
+impl TrainArgs {
+    pub fn options(&self) -> train::Options {
+        train::Options {
+            data: self.data.clone(),
+            out: self.out.clone(),
+            hidden: self.hidden,
+            epochs: self.epochs,
+            batch: self.batch,
+            lr: self.lr,
+            lr_end: self.lr_end,
+            weight_decay: self.weight_decay,
+            lambda: self.lambda,
+            scale: self.scale,
+            min_ply: self.min_ply,
+            validation_every: self.validation_every,
+            max_positions: self.max_positions,
+            threads: self.threads,
+            seed: self.seed,
+            save_every: self.save_every,
+            stop_after: self.stop_after,
+            mirror: self.mirror,
         }
     }
 }

@@ -34,6 +34,80 @@ pub fn normalise(score: i32) -> i32 {
     (score as f64 * 100.0 / WDL_A).round() as i32
 }
 
+/// Fits the model to (evaluation, White's
+/// result) pairs by maximum likelihood: P(win | s) = 1 / (1 + exp((a - s) / b)),
+/// and the same for the loss with -s. Returns (a, b).
+pub fn fit(samples: &[(f64, f32)]) -> (f64, f64) {
+    // The engine's evaluation is a whole number of centipawns: the samples
+    // are counted by (evaluation, result), so that each step of the fit
+    // costs a pass over a few thousand counts, not over every position.
+    let mut counts = std::collections::BTreeMap::<(i64, u8), f64>::new();
+    for &(e, r) in samples {
+        let result = if r > 0.75 {
+            2
+        } else if r < 0.25 {
+            0
+        } else {
+            1
+        };
+        *counts.entry((e.round() as i64, result)).or_default() += 1.0;
+    }
+    let counts: Vec<(f64, u8, f64)> = counts
+        .into_iter()
+        .map(|((e, r), n)| (e as f64, r, n))
+        .collect();
+    let log_likelihood = |a: f64, b: f64| -> f64 {
+        let ln_p = |x: f64| -> f64 {
+            // ln(sigmoid((x - a) / b)), stable for large arguments.
+            let z = (x - a) / b;
+            if z > 0.0 {
+                -(-z).exp().ln_1p()
+            } else {
+                z - z.exp().ln_1p()
+            }
+        };
+        counts
+            .iter()
+            .map(|&(e, r, n)| {
+                let (win, loss) = (r == 2, r == 0);
+                let lw = if win { ln_p(e) } else { ln_p_not(e, a, b) };
+                let ll = if loss { ln_p(-e) } else { ln_p_not(-e, a, b) };
+                n * (lw + ll)
+            })
+            .sum()
+    };
+    let (mut a, mut b) = (100.0, 60.0);
+    for _ in 0..6 {
+        a = ternary_max(|x| log_likelihood(x, b), 1.0, 1000.0);
+        b = ternary_max(|x| log_likelihood(a, x), 1.0, 1000.0);
+    }
+    (a, b)
+}
+
+/// ln(1 - sigmoid((x - a) / b)).
+fn ln_p_not(x: f64, a: f64, b: f64) -> f64 {
+    let z = (x - a) / b;
+    if z > 0.0 {
+        -z - (-z).exp().ln_1p()
+    } else {
+        -z.exp().ln_1p()
+    }
+}
+
+/// The maximum of a unimodal function on [lo, hi].
+fn ternary_max(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
+    for _ in 0..60 {
+        let m1 = lo + (hi - lo) / 3.0;
+        let m2 = hi - (hi - lo) / 3.0;
+        if f(m1) < f(m2) {
+            lo = m1;
+        } else {
+            hi = m2;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
