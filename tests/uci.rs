@@ -100,6 +100,8 @@ fn handshake_lists_every_option() {
         "option name SyzygyProbeDepth type spin default 1 min 1 max 100".to_owned(),
         "option name Syzygy50MoveRule type check default true".to_owned(),
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_owned(),
+        "option name Use NNUE type check default false".to_owned(),
+        "option name EvalFile type string default <empty>".to_owned(),
         "uciok".to_owned(),
     ];
     assert_eq!(lines, expected);

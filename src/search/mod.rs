@@ -156,6 +156,9 @@ pub struct SearchOptions {
     /// Report `currmove` lines after this long.
     pub currmove_after_ms: u64,
     pub syzygy: SyzygyOptions,
+    /// Evaluate with the network (`Use NNUE`) instead of the hand-written
+    /// evaluation.
+    pub use_nnue: bool,
 }
 
 /// How the search uses the tablebases (the tables are the pool's).
@@ -187,6 +190,7 @@ impl Default for SearchOptions {
             move_overhead_ms: 20,
             currmove_after_ms: 3000,
             syzygy: SyzygyOptions::default(),
+            use_nnue: false,
         }
     }
 }

@@ -172,6 +172,7 @@ impl SearchPool {
             tb_pieces,
             tbhits: AtomicU64::new(tbhits),
             reported: Mutex::new(Vec::new()),
+            net: crate::nnue::active(),
         });
         // Each helper gets a channel to hand its result to the main worker.
         let mut receivers = Vec::new();
@@ -478,6 +479,7 @@ mod tests {
             tb_pieces: 0,
             tbhits: AtomicU64::new(0),
             reported: Mutex::new(reported.to_vec()),
+            net: crate::nnue::active(),
         }
     }
 

@@ -9,7 +9,8 @@ use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound, tb_score};
 use crate::chess::{Move, Position};
-use crate::eval::evaluate;
+use crate::eval;
+use crate::nnue::{Network, NnueStack};
 use crate::tablebase::{RootRanking, Tablebases, Wdl};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -55,6 +56,8 @@ pub struct Shared {
     /// line of the move played is reported again at the end when it is
     /// another (see [`Reporter::final_line`]).
     pub reported: Mutex<Vec<Move>>,
+    /// The evaluation network of this search.
+    pub net: Arc<Network>,
 }
 
 impl Shared {
@@ -184,6 +187,10 @@ pub struct Worker {
     excluded: [Move; MAX_PLY + 2],
     /// Double extensions on the path to each ply (they are limited).
     doubles: [i32; MAX_PLY + 2],
+    /// The network's accumulators along the current line.
+    nnue: NnueStack,
+    /// Whether this search evaluates with the network.
+    use_nnue: bool,
 }
 
 impl Worker {
@@ -214,6 +221,8 @@ impl Worker {
             moved: [None; MAX_PLY + 2],
             excluded: [Move::NULL; MAX_PLY + 2],
             doubles: [0; MAX_PLY + 2],
+            nnue: NnueStack::new(Arc::new(Network::zeroed()), MAX_PLY + 2),
+            use_nnue: false,
         }
         .with_tables()
     }
@@ -261,6 +270,8 @@ impl Worker {
             job.options.move_overhead_ms,
         ));
         let root = job.root.clone();
+        self.use_nnue = job.options.use_nnue;
+        self.nnue.reset(Arc::clone(&shared.net), &root);
         // In the tables, only the moves that keep the best result are
         // searched (they were ranked among the `searchmoves` already).
         let candidates: Vec<(Move, Option<Wdl>)> = match &shared.tb_root {
@@ -427,6 +438,16 @@ impl Worker {
         });
     }
 
+    /// The static evaluation of `pos`, the position at `ply`.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        if self.use_nnue {
+            self.nnue.evaluate(ply, pos)
+        } else {
+            eval::evaluate(pos)
+        }
+    }
+
     /// Polls the stop flag, the clock and the node limit.
     #[inline]
     fn check_stop(&mut self) -> bool {
@@ -561,7 +582,7 @@ impl Worker {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return if in_check { 0 } else { evaluate(pos) };
+                return if in_check { 0 } else { self.evaluate(pos, ply) };
             }
             // Mate distance pruning: no line from here beats a shorter mate.
             alpha = alpha.max(-MATE + ply as i32);
@@ -634,7 +655,7 @@ impl Worker {
         } else {
             match tt {
                 Some(h) if h.eval.abs() < MATE_BOUND && h.bound != Bound::None => h.eval,
-                _ => evaluate(pos),
+                _ => self.evaluate(pos, ply),
             }
         };
         let mut eval = raw_eval;
@@ -682,6 +703,7 @@ impl Worker {
                     + ((eval - beta) / p.nmp_eval_divisor).min(3);
                 let mut child = pos.clone();
                 child.play_null();
+                self.nnue.push_null(ply + 1);
                 self.moved[ply] = None;
                 self.keys.push(child.key());
                 let saved_floor = self.rep_floor;
@@ -841,6 +863,7 @@ impl Worker {
             };
             let mut child = pos.clone();
             self.moved[ply] = PieceTo::of(pos, m);
+            self.nnue.push(ply + 1, pos, m);
             child.play(m);
             self.shared().tt.prefetch(child.key());
             self.keys.push(child.key());
@@ -1013,7 +1036,7 @@ impl Worker {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
 
         let key = pos.key();
@@ -1028,7 +1051,11 @@ impl Worker {
 
         // Stand pat: the side to move can usually do at least as well as now.
         let mut best = -INFINITE;
-        let eval = if in_check { -INFINITE } else { evaluate(pos) };
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            self.evaluate(pos, ply)
+        };
         if !in_check {
             best = eval;
             if best >= beta {
@@ -1043,6 +1070,7 @@ impl Worker {
         let mut moves_searched = 0;
         while let Some(m) = picker.next(pos, &self.hist) {
             let mut child = pos.clone();
+            self.nnue.push(ply + 1, pos, m);
             child.play(m);
             self.keys.push(child.key());
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
@@ -1109,8 +1137,10 @@ mod tests {
             tb_pieces: 0,
             tbhits: AtomicU64::new(0),
             reported: Mutex::new(Vec::new()),
+            net: crate::nnue::active(),
         });
         let mut w = Worker::new(0);
+        w.nnue.reset(crate::nnue::active(), pos);
         w.keys.push(pos.key());
         w.shared = Some(shared);
         w

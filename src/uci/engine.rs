@@ -142,6 +142,10 @@ struct Options {
     /// The folders of `SyzygyPath`; empty for none.
     syzygy_path: String,
     syzygy: SyzygyOptions,
+    /// The network file of `EvalFile`; empty for the embedded network.
+    eval_file: String,
+    /// `Use NNUE`: evaluate with the network.
+    use_nnue: bool,
 }
 
 impl Default for Options {
@@ -161,6 +165,8 @@ impl Default for Options {
             book_variety: 50,
             syzygy_path: String::new(),
             syzygy: SyzygyOptions::default(),
+            eval_file: String::new(),
+            use_nnue: SearchOptions::default().use_nnue,
         }
     }
 }
@@ -280,6 +286,18 @@ fn option_list() -> Vec<(&'static str, OptionKind)> {
                 max: MAX_PROBE_LIMIT,
             },
         ),
+        (
+            "Use NNUE",
+            OptionKind::Check {
+                default: d.use_nnue,
+            },
+        ),
+        (
+            "EvalFile",
+            OptionKind::String {
+                default: d.eval_file.clone(),
+            },
+        ),
     ]
 }
 
@@ -375,6 +393,7 @@ impl UciEngine {
                     .error("no position: the last position command was refused"),
             },
             Command::Eval => match &self.game {
+                Some(g) if self.options.use_nnue => self.out.line(crate::nnue::trace(&g.pos)),
                 Some(g) => self.out.line(eval::trace(&g.pos)),
                 None => self
                     .out
@@ -469,6 +488,7 @@ impl UciEngine {
                     "UCI_ShowWDL" => self.options.show_wdl = v,
                     "OwnBook" => self.options.own_book = v,
                     "Syzygy50MoveRule" => self.options.syzygy.rule50 = v,
+                    "Use NNUE" => self.options.use_nnue = v,
                     _ => {}
                 }
             }
@@ -521,6 +541,7 @@ impl UciEngine {
             OptionKind::String { .. } => match canonical {
                 "BookFile" => self.set_book_file(value),
                 "SyzygyPath" => self.set_syzygy_path(value),
+                "EvalFile" => self.set_eval_file(value),
                 _ => {}
             },
             OptionKind::Combo { .. } => {}
@@ -545,6 +566,42 @@ impl UciEngine {
                 None
             }
         };
+    }
+
+    /// Loads the network now, so that a missing, truncated or foreign file
+    /// is refused here with its reason and the current network stays.
+    fn set_eval_file(&mut self, value: &str) {
+        let file = if value == "<empty>" { "" } else { value };
+        if self.pool.is_searching() {
+            self.out
+                .error("setoption: cannot change EvalFile while searching");
+            return;
+        }
+        let loaded = if file.is_empty() {
+            Ok(crate::nnue::embedded())
+        } else {
+            crate::nnue::Network::load(std::path::Path::new(file))
+        };
+        match loaded {
+            Ok(net) => {
+                self.out.line(format!(
+                    "info string EvalFile: {} ({:016x})",
+                    if file.is_empty() {
+                        "the embedded network"
+                    } else {
+                        file
+                    },
+                    net.hash()
+                ));
+                crate::nnue::set_active(Arc::new(net));
+                self.options.eval_file = file.to_string();
+            }
+            Err(e) => self.out.error(format!(
+                "EvalFile: {}: {e}; keeping network {:016x}",
+                clip(file),
+                crate::nnue::active().hash()
+            )),
+        }
     }
 
     /// Loads the tables now, on this thread, so that a missing folder or an
@@ -703,6 +760,7 @@ impl UciEngine {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             syzygy: self.options.syzygy,
+            use_nnue: self.options.use_nnue,
             ..SearchOptions::default()
         };
         self.pool.start(
