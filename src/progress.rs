@@ -1,5 +1,5 @@
-//! Progress of the long commands (`datagen`, `epd`, `tune`, `book build`,
-//! `annotate`)
+//! Progress of the long commands (`datagen`, `epd`, `tune`, `train`,
+//! `book build`, `annotate`)
 //! on stderr: an `indicatif` bar when stderr is a terminal, and nothing of
 //! it otherwise, where each command keeps writing the plain lines that logs
 //! and scripts read.
@@ -18,6 +18,10 @@ pub mod templates {
     /// `forsyth tune`: batches of all epochs; the message names the epoch.
     pub const TUNE: &str =
         "tune: {msg} [{wide_bar}] {percent}%  {elapsed_precise}, about {eta} left";
+    /// `forsyth train`: batches of all epochs; the message has the epoch,
+    /// speed and loss.
+    pub const TRAIN: &str =
+        "train: {msg} [{wide_bar}] {percent}%  {elapsed_precise}, about {eta} left";
     /// `forsyth book build`: bytes of PGN read; the message counts games.
     pub const BOOK: &str = "[{wide_bar}] {bytes}/{total_bytes}  {msg}";
     /// `forsyth annotate`: positions searched; the message is the plain
@@ -104,6 +108,7 @@ mod tests {
             crate::progress::templates::EPD,
             crate::progress::templates::DATAGEN,
             crate::progress::templates::TUNE,
+            crate::progress::templates::TRAIN,
             crate::progress::templates::BOOK,
             crate::progress::templates::ANNOTATE,
         ] {

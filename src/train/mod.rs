@@ -25,6 +25,7 @@
 pub mod data;
 pub mod model;
 
+use crate::progress::{Meter, templates};
 use data::{DataError, DataOptions, Dataset, Record, Sample};
 use model::{AdamW, LossConfig, Params, Scratch};
 use std::fmt;
@@ -567,6 +568,8 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
     let mut last_shown = Instant::now();
     let mut last_loss = f64::NAN;
     let mut validation_loss = None;
+    let meter = Meter::new(total, templates::TRAIN);
+    meter.set_position(state.epoch * per_epoch + state.batch);
     while state.epoch < opts.epochs {
         let order = epoch_order(set.train.len(), opts.seed, state.epoch);
         let mut epoch_loss = 0.0;
@@ -591,6 +594,7 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
             }
             if opts.stop_after > 0 && trained / batch as u64 >= opts.stop_after {
                 write_checkpoint(&ckpt, &state, opt_fp, data_fp)?;
+                meter.finish();
                 eprintln!(
                     "\ntrain: stopped after {} batches; {} holds the run",
                     opts.stop_after,
@@ -612,19 +616,24 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
                 let elapsed = run_start.elapsed().as_secs_f64();
                 let rate = trained as f64 / elapsed.max(1e-9);
                 let done = state.epoch * per_epoch + state.batch;
-                let left = (total - done) as f64 * batch as f64 / rate.max(1.0);
-                eprint!(
-                    "\repoch {}/{}  batch {}/{}  {:.0} pos/s  loss {:.6}  lr {:.2e}  left {}   ",
+                let epoch = format!(
+                    "epoch {}/{}  batch {}/{}  {rate:.0} pos/s  loss {last_loss:.6}  lr {lr:.2e}",
                     state.epoch + 1,
                     opts.epochs,
                     state.batch,
                     per_epoch,
-                    rate,
-                    last_loss,
-                    lr,
-                    clock(Duration::from_secs_f64(left))
                 );
-                let _ = std::io::stderr().flush();
+                if meter.is_bar() {
+                    meter.set_position(done);
+                    meter.set_message(epoch);
+                } else {
+                    let left = (total - done) as f64 * batch as f64 / rate.max(1.0);
+                    eprint!(
+                        "\r{epoch}  left {}   ",
+                        clock(Duration::from_secs_f64(left))
+                    );
+                    let _ = std::io::stderr().flush();
+                }
             }
         }
         state.epoch += 1;
@@ -634,8 +643,8 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
         validation_loss = vloss;
         write_checkpoint(&ckpt, &state, opt_fp, data_fp)?;
         write_net(&state.params, &opts.out)?;
-        eprintln!(
-            "\repoch {}/{}  train loss {:.6}  validation loss {}  {:.0} pos/s  elapsed {}          ",
+        let line = format!(
+            "epoch {}/{}  train loss {:.6}  validation loss {}  {:.0} pos/s  elapsed {}",
             state.epoch,
             opts.epochs,
             last_loss,
@@ -643,7 +652,13 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
             trained as f64 / run_start.elapsed().as_secs_f64().max(1e-9),
             clock(start.elapsed())
         );
+        if meter.is_bar() {
+            meter.line(&line);
+        } else {
+            eprintln!("\r{line}          ");
+        }
     }
+    meter.finish();
     if trained == 0 {
         // A finished run started again: write the network once more.
         write_net(&state.params, &opts.out)?;

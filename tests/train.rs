@@ -1,0 +1,143 @@
+//! `forsyth train` from the command line: datagen records in, a network
+//! file out that `EvalFile` loads; bad input is one message and status 2.
+
+mod common;
+
+use common::{Engine, TIMEOUT, TempFile, run_cli};
+use std::path::PathBuf;
+
+/// A folder of this test process's own, removed at the end.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d =
+            std::env::temp_dir().join(format!("forsyth-train-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+
+    fn path(&self, file: &str) -> String {
+        self.0.join(file).to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn datagen_then_train_then_evalfile() {
+    let dir = Dir::new("pipeline");
+    let data = dir.path("games");
+    let r = run_cli(&[
+        "datagen", "--out", &data, "--games", "6", "--nodes", "300", "--seed", "3",
+    ]);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    let bin = format!("{data}.bin");
+    for (hidden, net) in [("256", dir.path("n256.nnue")), ("32", dir.path("n32.nnue"))] {
+        let r = run_cli(&[
+            "train",
+            "--data",
+            &bin,
+            "--out",
+            &net,
+            "--hidden",
+            hidden,
+            "--epochs",
+            "2",
+            "--batch",
+            "64",
+            "--min-ply",
+            "0",
+            "--validation-every",
+            "3",
+        ]);
+        assert_eq!(r.status, Some(0), "{r:?}");
+        assert_eq!(r.stdout, format!("network written to {net}\n"));
+        assert!(r.stderr.contains("epoch 2/2  train loss"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("win/draw/loss model of this network"),
+            "{}",
+            r.stderr
+        );
+    }
+    let mut e = Engine::started();
+    let ok = e.replies(&[&format!(
+        "setoption name EvalFile value {}",
+        dir.path("n256.nnue")
+    )]);
+    assert_eq!(ok.len(), 1, "{ok:?}");
+    assert!(
+        ok[0].starts_with(&format!(
+            "info string EvalFile: {} (",
+            dir.path("n256.nnue")
+        )),
+        "{ok:?}"
+    );
+    let refused = e.replies(&[&format!(
+        "setoption name EvalFile value {}",
+        dir.path("n32.nnue")
+    )]);
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(
+        refused[0].contains("the network has hidden size 32, this engine needs 256"),
+        "{refused:?}"
+    );
+    e.send("setoption name Use NNUE value true");
+    e.send("position startpos");
+    e.send("eval");
+    let lines = e.read_until("Final evaluation:", TIMEOUT);
+    assert!(
+        lines.iter().any(|l| l.starts_with("Network 768->256x2->1")),
+        "{lines:?}"
+    );
+    e.finish();
+}
+
+#[test]
+fn bad_input_is_one_message_and_status_2() {
+    let dir = Dir::new("bad");
+    let out = dir.path("n.nnue");
+    let odd = TempFile::new("odd.bin", [0u8; 33]);
+    let empty = TempFile::new("empty.bin", []);
+    let mut record = [0u8; 32];
+    record[0] = 0x10; // one piece on e1
+    record[8] = 0x07; // whose code is 7
+    record[26] = 1;
+    let bad = TempFile::new("bad.bin", record);
+    for (args, message) in [
+        (
+            vec!["--data", "/nonexistent.bin", "--out", &out],
+            "cannot read /nonexistent.bin",
+        ),
+        (
+            vec!["--data", odd.path(), "--out", &out],
+            "33 bytes is not a whole number of 32-byte records",
+        ),
+        (
+            vec!["--data", empty.path(), "--out", &out],
+            "no training positions: 0 records read",
+        ),
+        (
+            vec!["--data", bad.path(), "--out", &out],
+            "record 0: piece code 7 is not a piece",
+        ),
+        (vec!["--data", odd.path()], "--out <NET.nnue>"),
+        (
+            vec!["--data", odd.path(), "--out", &out, "--hidden", "100"],
+            "--hidden must be a multiple of 16",
+        ),
+    ] {
+        let mut all = vec!["train"];
+        all.extend_from_slice(&args);
+        let r = run_cli(&all);
+        assert_eq!(r.status, Some(2), "{args:?}: {r:?}");
+        assert!(r.stderr.contains(message), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        assert!(!std::path::Path::new(&out).exists());
+    }
+}
