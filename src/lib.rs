@@ -3,7 +3,8 @@
 //! Module map:
 //! - [`chess`]: the rules (board, FEN, moves, move generation, perft, SAN).
 //!   Depends on nothing else of ours.
-//! - [`eval`]: the static evaluation.
+//! - [`eval`]: the hand-written static evaluation and the WDL model.
+//! - [`nnue`]: the evaluation network (file, accumulators, forward pass).
 //! - [`search`]: alpha-beta search, transposition table, time management,
 //!   search threads.
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
@@ -16,6 +17,7 @@
 //! - [`tablebase`]: Syzygy endgame tablebases (probing, ranking root moves).
 //! - [`rng`]: SplitMix64, for the tools that need chance.
 //! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
+//! - [`train`]: the network's trainer, on the CPU (`forsyth train`).
 //! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
 //! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
 //! - [`fuzz`]: the checks the fuzz targets in `fuzz/` run on arbitrary bytes.

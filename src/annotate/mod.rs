@@ -5,7 +5,7 @@
 //! - [`game`] reads the games in full (pgn-reader), checking every move;
 //! - [`analysis`] searches each position once and judges each move;
 //! - [`output`] adds the analysis to a game, or turns it into JSON;
-//! - [`write`] writes a game as PGN.
+//! - [`write`](mod@write) writes a game as PGN.
 //!
 //! One search pool serves the whole run. A game is searched from its last
 //! position back to its first with the hash table kept: what the search

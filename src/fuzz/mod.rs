@@ -468,7 +468,7 @@ fn annotate_pgn(data: &[u8]) {
 /// PGN target: the bytes as a PGN text. Every game read is legal move by
 /// move from its start; the book built from the text opens, and probing
 /// it along the games gives legal moves; the games as `annotate` reads
-/// and writes them hold too ([`annotate_pgn`]).
+/// and writes them hold too (`annotate_pgn`).
 pub fn pgn(data: &[u8]) {
     annotate_pgn(data);
     let mut games = Vec::new();
