@@ -69,7 +69,7 @@ fn main() -> ExitCode {
 }
 
 fn cmd_bench(depth: u32) -> Result<(), String> {
-    let (nodes, time) = bench::run(depth)?;
+    let (nodes, time) = bench::run(depth, forsyth::search::SearchOptions::default().use_nnue)?;
     let ms = time.as_millis().max(1) as u64;
     println!("Positions:  {}", bench::POSITIONS.len());
     println!("Depth:      {depth}");

@@ -154,3 +154,26 @@ fn searches_with_the_network_play_legal_moves() {
     }
     e.finish();
 }
+
+/// UCI `bench` follows `Use NNUE`: the network's search is another (a node
+/// count of its own), the same on every run.
+#[test]
+fn bench_follows_use_nnue() {
+    let mut e = Engine::started();
+    let nodes = |e: &mut Engine| -> u64 {
+        e.send("bench 6");
+        let line = e
+            .expect_line(|l| l.ends_with(" nps"), TIMEOUT)
+            .pop()
+            .unwrap();
+        line.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let classical = nodes(&mut e);
+    e.send("setoption name Use NNUE value true");
+    let network = nodes(&mut e);
+    assert_ne!(network, classical);
+    assert_eq!(nodes(&mut e), network);
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(nodes(&mut e), classical);
+    e.finish();
+}

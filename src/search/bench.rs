@@ -65,8 +65,10 @@ pub const POSITIONS: &[&str] = &[
     "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1",
 ];
 
-/// Total nodes and time over the bench positions.
-pub fn run(depth: u32) -> Result<(u64, Duration), String> {
+/// Total nodes and time over the bench positions, each searched to
+/// `depth`, with the network if `use_nnue` (UCI `bench` follows the
+/// option; the command line's uses the default).
+pub fn run(depth: u32, use_nnue: bool) -> Result<(u64, Duration), String> {
     let mut pool = SearchPool::new(16, 1)?;
     let mut nodes = 0;
     let start = Instant::now();
@@ -81,7 +83,10 @@ pub fn run(depth: u32) -> Result<(u64, Duration), String> {
                 depth: Some(depth),
                 ..Limits::default()
             },
-            options: SearchOptions::default(),
+            options: SearchOptions {
+                use_nnue,
+                ..SearchOptions::default()
+            },
         });
         nodes += result.nodes;
     }

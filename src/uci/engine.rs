@@ -432,7 +432,7 @@ impl UciEngine {
                     self.out
                         .error("bench: a search is running; send stop first");
                 } else {
-                    match bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH)) {
+                    match bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), self.options.use_nnue) {
                         Ok((nodes, time)) => {
                             let ms = time.as_millis().max(1) as u64;
                             self.out.line(format!(
