@@ -48,6 +48,10 @@ pub fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i64 {
 }
 
 /// The portable dot product (also the reference the AVX2 one is tested against).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "avx2"),
+    allow(dead_code) // only the tests call it where AVX2 is built in
+)]
 pub fn screlu_dot_portable(acc: &[i16; HIDDEN], w: &[i16]) -> i64 {
     let w: &[i16; HIDDEN] = match w.try_into() {
         Ok(w) => w,
