@@ -230,13 +230,7 @@ fn written_networks_load_and_evaluate_as_trained() {
     )
     .unwrap()
     .params;
-    let exact = model::dequantise(
-        HIDDEN,
-        &net.ft_weights,
-        &net.ft_bias,
-        &net.out_weights,
-        net.out_bias,
-    );
+    let exact = dequantised(&net);
     let mut scratch = Scratch::new(HIDDEN);
     for fen in FENS {
         let pos = position(fen);
@@ -320,13 +314,7 @@ const FENS: [&str; 20] = [
 #[test]
 fn the_embedded_network_agrees_with_the_float_forward_pass() {
     let net = nnue::embedded();
-    let exact = model::dequantise(
-        HIDDEN,
-        &net.ft_weights,
-        &net.ft_bias,
-        &net.out_weights,
-        net.out_bias,
-    );
+    let exact = dequantised(&net);
     let mut scratch = Scratch::new(HIDDEN);
     for fen in FENS {
         let pos = position(fen);
@@ -540,4 +528,15 @@ fn the_learning_rate_decays_by_cosine() {
     assert!((learning_rate(&o, 0, 100) - 0.001).abs() < 1e-9);
     assert!((learning_rate(&o, 50, 100) - 0.00055).abs() < 1e-8);
     assert!((learning_rate(&o, 100, 100) - 0.0001).abs() < 1e-9);
+}
+
+/// The float weights that `net`'s integers stand for.
+fn dequantised(net: &Network) -> Params {
+    model::dequantise(
+        HIDDEN,
+        &net.ft_weights,
+        &net.ft_bias,
+        &net.out_weights,
+        net.out_bias,
+    )
 }
