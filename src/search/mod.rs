@@ -15,6 +15,8 @@
 //! - [`see`]: static exchange evaluation.
 //! - [`time`]: how long to think about a move.
 //! - [`params`]: every tunable constant of the search, each with its reason.
+//! - [`strength`]: playing at a chosen rating (`UCI_LimitStrength`,
+//!   `UCI_Elo`): a node budget and a choice among the best root lines.
 //! - [`mod@bench`]: the fixed node-count benchmark that commits quote.
 //!
 //! # The search
@@ -101,6 +103,7 @@ pub mod movepick;
 pub mod params;
 pub mod pool;
 pub mod see;
+pub mod strength;
 pub mod time;
 pub mod tt;
 pub mod worker;
@@ -159,6 +162,11 @@ pub struct SearchOptions {
     /// Evaluate with the network (`Use NNUE`) instead of the hand-written
     /// evaluation.
     pub use_nnue: bool,
+    /// Play at this strength (`UCI_LimitStrength`): one thread, several
+    /// root lines, the move drawn among them, and the node budget of the
+    /// rating as a node limit beside [`Limits::nodes`] (see [`strength`]);
+    /// `None` for full strength.
+    pub strength: Option<strength::Strength>,
 }
 
 /// How the search uses the tablebases (the tables are the pool's).
@@ -191,6 +199,7 @@ impl Default for SearchOptions {
             currmove_after_ms: 3000,
             syzygy: SyzygyOptions::default(),
             use_nnue: false,
+            strength: None,
         }
     }
 }

@@ -174,16 +174,23 @@ impl SearchPool {
             reported: Mutex::new(Vec::new()),
             net: crate::nnue::active(),
         });
+        // A weakened search runs on the main thread alone (see
+        // `strength`): its node budget is then exact, its move reproducible.
+        let threads = if shared.job.options.strength.is_some() {
+            1
+        } else {
+            self.workers.len()
+        };
         // Each helper gets a channel to hand its result to the main worker.
         let mut receivers = Vec::new();
         let mut senders = Vec::new();
-        for _ in 1..self.workers.len() {
+        for _ in 1..threads {
             let (tx, rx) = unbounded();
             senders.push(tx);
             receivers.push(rx);
         }
         self.searching = true;
-        for (i, w) in self.workers.iter().enumerate().rev() {
+        for (i, w) in self.workers[..threads].iter().enumerate().rev() {
             let msg = if i == 0 {
                 Message::Search(Arc::clone(&shared), None, std::mem::take(&mut receivers))
             } else {
@@ -336,9 +343,11 @@ fn worker_loop(id: usize, rx: Receiver<Message>, finished: Sender<()>) {
 /// The main thread's end of a search: wait for permission to answer,
 /// stop and collect the helpers, choose the best move and report it.
 fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadResult>]) {
-    // In infinite and ponder mode the answer waits for stop or ponderhit.
-    while !shared.stop.load(Ordering::SeqCst)
-        && (shared.job.limits.infinite || shared.pondering.load(Ordering::SeqCst))
+    // In infinite mode the answer waits for stop; while pondering, for
+    // stop or ponderhit (both end pondering), also when a node limit has
+    // already ended the search.
+    while shared.pondering.load(Ordering::SeqCst)
+        || (shared.job.limits.infinite && !shared.stop.load(Ordering::SeqCst))
     {
         std::thread::sleep(Duration::from_millis(1));
     }
@@ -349,7 +358,8 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
             results.push(r);
         }
     }
-    let best = pick_best(&results);
+    let weakened = weakened_choice(shared, &results[0]);
+    let best = weakened.as_ref().unwrap_or_else(|| pick_best(&results));
     let best_move = best.root_moves.first().map(|rm| rm.mv);
     let ponder = best
         .root_moves
@@ -415,6 +425,30 @@ fn report_final_lines(shared: &Shared, best: &ThreadResult, ponder: Option<Move>
             pv: if i == 0 { &played } else { &rm.pv },
         });
     }
+}
+
+/// With a strength limit, the main thread's result with the lines of its
+/// last completed iteration as root moves, the one chosen first (then the
+/// others, best first): what is played and reported. `None` at full
+/// strength, before any iteration was completed, and when the tables rank
+/// the root (their best moves are played as at full strength).
+fn weakened_choice(shared: &Shared, main: &ThreadResult) -> Option<ThreadResult> {
+    let strength = shared.job.options.strength?;
+    if main.lines.is_empty() || shared.tb_root.is_some() {
+        return None;
+    }
+    let scores: Vec<i32> = main.lines.iter().map(|rm| rm.final_score()).collect();
+    let chosen = strength.pick(&scores);
+    let mut lines = main.lines.clone();
+    let first = lines.remove(chosen);
+    lines.insert(0, first);
+    Some(ThreadResult {
+        depth: main.depth,
+        // The lines' scores are all from the completed iteration.
+        iteration: main.depth,
+        root_moves: lines,
+        lines: Vec::new(),
+    })
 }
 
 /// The deepest completed search wins; among equals, the better score.
@@ -523,6 +557,7 @@ mod tests {
                 root_move("c2c4", -INFINITE, 10, ScoreBound::Exact),
                 root_move("a2a3", -INFINITE, -INFINITE, ScoreBound::Exact),
             ],
+            lines: Vec::new(),
         };
         let d2d4 = result.root_moves[1].pv.clone();
         let lines = Arc::new(Lines::default());

@@ -130,6 +130,10 @@ pub struct ThreadResult {
     /// stopped inside an iteration.
     pub iteration: i32,
     pub root_moves: Vec<RootMove>,
+    /// With a strength limit, the lines of the last completed iteration,
+    /// best first, to choose the move among (empty otherwise, and when no
+    /// iteration was completed).
+    pub lines: Vec<RootMove>,
 }
 
 impl ThreadResult {
@@ -168,6 +172,10 @@ pub struct Worker {
     /// The iteration being searched.
     iteration: i32,
     time: Option<TimeManager>,
+    /// The smaller of `go nodes` and the strength's node budget.
+    node_limit: Option<u64>,
+    /// See [`ThreadResult::lines`].
+    lines: Vec<RootMove>,
     was_pondering: bool,
     shared: Option<Arc<Shared>>,
     params: Params,
@@ -210,6 +218,8 @@ impl Worker {
             completed_depth: 0,
             iteration: 0,
             time: None,
+            node_limit: None,
+            lines: Vec::new(),
             was_pondering: false,
             shared: None,
             params: Params::default(),
@@ -264,6 +274,12 @@ impl Worker {
         self.nmp_min_ply = 0;
         self.keys.push(job.root.key());
         self.was_pondering = job.limits.ponder;
+        let budget = job.options.strength.map(|s| s.node_budget());
+        self.node_limit = match (job.limits.nodes, budget) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.lines.clear();
         self.time = Some(TimeManager::new(
             shared.start,
             &job.limits.clock,
@@ -305,6 +321,7 @@ impl Worker {
             depth: self.completed_depth,
             iteration: self.iteration,
             root_moves: std::mem::take(&mut self.root_moves),
+            lines: std::mem::take(&mut self.lines),
         }
     }
 
@@ -316,12 +333,21 @@ impl Worker {
 
     fn iterative_deepening(&mut self, root: &Position) {
         let limits = self.shared().job.limits.clone();
-        let multipv = self
+        let strength = self.shared().job.options.strength;
+        // The lines reported; with a strength limit more are searched, to
+        // choose the move among.
+        let reported = self
             .shared()
             .job
             .options
             .multipv
             .clamp(1, self.root_moves.len());
+        let multipv = match strength {
+            Some(_) => reported
+                .max(super::strength::LINES)
+                .min(self.root_moves.len()),
+            None => reported,
+        };
         // Clamped as u32: `go depth 4294967295` is the deepest search, not
         // depth -1.
         let max_depth = limits
@@ -349,11 +375,19 @@ impl Worker {
                 break;
             }
             if self.is_main() {
-                for pv_idx in 0..multipv {
+                for pv_idx in 0..reported {
                     self.report_line(depth, pv_idx, ScoreBound::Exact);
                 }
             }
             self.completed_depth = depth;
+            if strength.is_some() {
+                self.lines.clear();
+                self.lines.extend_from_slice(&self.root_moves[..multipv]);
+                // The only move: played at once.
+                if self.root_moves.len() == 1 {
+                    break;
+                }
+            }
 
             if self.is_main() {
                 let best = self.root_moves[0].score;
@@ -405,6 +439,7 @@ impl Worker {
                 return;
             };
             if self.is_main()
+                && pv_idx < self.shared().job.options.multipv
                 && self.shared().start.elapsed().as_millis() as u64
                     >= self.shared().job.options.currmove_after_ms
             {
@@ -454,7 +489,7 @@ impl Worker {
         if self.stopped {
             return true;
         }
-        let node_limit = self.shared().job.limits.nodes;
+        let node_limit = self.node_limit;
         if self.nodes & 1023 != 0 && node_limit.is_none() {
             return false;
         }

@@ -1,0 +1,252 @@
+//! Playing at a chosen strength: `UCI_LimitStrength` and `UCI_Elo`.
+//!
+//! The weakening does not depend on the clock, so that a level calibrated
+//! at one time control holds at another:
+//!
+//! - A node budget per move, [`node_budget`], that doubles every
+//!   [`ELO_PER_NODE_DOUBLING`] points from [`NODES_AT_MIN_ELO`] at
+//!   [`MIN_ELO`]. The search obeys it as a hard node limit beside any
+//!   limit of `go` (the clock still ends the search first when it is
+//!   shorter, so the engine never loses on time). A weak setting sees less
+//!   deep and misses the deeper tactics.
+//! - The root is searched with [`LINES`] lines of MultiPV (fewer when there
+//!   are fewer legal moves), and the move is drawn among the lines of the
+//!   last completed iteration by [`pick`]: a softmax over each line's score
+//!   gap to the best, with a temperature ([`temperature`]) that is higher
+//!   at low ratings, and never a line that loses more than [`margin`] to
+//!   the best. So a weak setting prefers plausible moves that lose a little,
+//!   not a random legal move, and does not hang its queen when the best
+//!   move keeps the balance. A mate found is played; so is the tables' best
+//!   move when the root is in the Syzygy tables, and the only legal move is
+//!   played after the first iteration.
+//! - The draw is made with a generator seeded per search (the position's
+//!   key and the number of searches since `ucinewgame`), so that the same
+//!   game gives the same moves and tests are reproducible.
+//! - One thread searches, whatever `Threads` says: the node budget is then
+//!   exact and the search, for a given table and histories, reproducible.
+//!
+//! Every `go` is weakened while the option is on, except `go infinite`,
+//! which is analysis. A `go ponder` search is weakened as the search it
+//! stands for, so that `ponderhit` plays the move the weakened search would
+//! have played. `forsyth analyse`, `forsyth epd`, `bench` and data
+//! generation never are (they do not set [`super::SearchOptions::strength`]).
+//!
+//! Every constant here is fitted by the calibration games against
+//! Stockfish 15.1's `UCI_Elo` (`tests/tools/elo_calibrate.py`).
+//! [`MAX_ELO`] must equal the highest level that has been calibrated.
+
+use super::MATE_BOUND;
+use crate::rng::Rng;
+
+/// The lowest `UCI_Elo`: Stockfish 15.1's minimum, so that its scale can
+/// be the ruler. Fitted by the calibration (tests/tools/elo_calibrate.py).
+pub const MIN_ELO: u32 = 1350;
+
+/// The highest `UCI_Elo`, and its default. It must equal the highest level
+/// calibrated by games (tests/tools/elo_calibrate.py); provisional until
+/// the games are played.
+pub const MAX_ELO: u32 = 2400;
+
+/// Root lines searched to choose among (MultiPV of the weakened search).
+/// Fitted by the calibration (tests/tools/elo_calibrate.py).
+pub const LINES: usize = 4;
+
+/// The node budget per move at [`MIN_ELO`]. Fitted by the calibration
+/// (tests/tools/elo_calibrate.py).
+pub const NODES_AT_MIN_ELO: f64 = 2000.0;
+
+/// Rating points per doubling of the node budget. Fitted by the
+/// calibration (tests/tools/elo_calibrate.py).
+pub const ELO_PER_NODE_DOUBLING: f64 = 120.0;
+
+/// The softmax temperature at [`MIN_ELO`], in the search's score units (a
+/// pawn is about 100): a line this much worse than the best is chosen
+/// e (2.7) times less often. Fitted by the calibration
+/// (tests/tools/elo_calibrate.py).
+pub const TEMPERATURE_AT_MIN_ELO: f64 = 60.0;
+
+/// The largest loss to the best line that may be chosen at [`MIN_ELO`], in
+/// the search's score units. Fitted by the calibration
+/// (tests/tools/elo_calibrate.py).
+pub const MARGIN_AT_MIN_ELO: f64 = 200.0;
+
+/// Rating points per halving of the temperature and of the margin.
+/// Fitted by the calibration (tests/tools/elo_calibrate.py).
+pub const ELO_PER_NOISE_HALVING: f64 = 300.0;
+
+/// A playing strength for one search: the rating and the seed of its draw.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// Clamped to `MIN_ELO..=MAX_ELO` where it is used.
+    pub elo: u32,
+    pub seed: u64,
+}
+
+/// Rating points above [`MIN_ELO`], the range clamped.
+fn above_min(elo: u32) -> f64 {
+    f64::from(elo.clamp(MIN_ELO, MAX_ELO) - MIN_ELO)
+}
+
+/// Nodes to search per move at `elo`: exponential in the rating, so each
+/// [`ELO_PER_NODE_DOUBLING`] points double it.
+pub fn node_budget(elo: u32) -> u64 {
+    (NODES_AT_MIN_ELO * (above_min(elo) / ELO_PER_NODE_DOUBLING).exp2()).round() as u64
+}
+
+/// The softmax temperature at `elo`, in score units.
+pub fn temperature(elo: u32) -> f64 {
+    TEMPERATURE_AT_MIN_ELO * (-above_min(elo) / ELO_PER_NOISE_HALVING).exp2()
+}
+
+/// The largest loss to the best line that may be chosen at `elo`.
+pub fn margin(elo: u32) -> i32 {
+    (MARGIN_AT_MIN_ELO * (-above_min(elo) / ELO_PER_NOISE_HALVING).exp2()).round() as i32
+}
+
+/// The index of the line to play among lines with these `scores`, best
+/// first (as MultiPV orders them). The best line when it is a mate (given
+/// or taken: no other line can be better); otherwise drawn with weight
+/// `exp(-gap / temperature)` among the lines at most [`margin`] worse than
+/// the best, by a generator seeded with `seed`.
+pub fn pick(scores: &[i32], elo: u32, seed: u64) -> usize {
+    let Some(&best) = scores.first() else {
+        return 0;
+    };
+    if best.abs() >= MATE_BOUND {
+        return 0;
+    }
+    let t = temperature(elo);
+    let m = i64::from(margin(elo));
+    let weights: Vec<f64> = scores
+        .iter()
+        .map(|&s| {
+            let gap = i64::from(best) - i64::from(s);
+            if (0..=m).contains(&gap) {
+                (-(gap as f64) / t).exp()
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut x = Rng::new(seed).unit() * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    // Rounding left x at the very top: the last line with a weight.
+    weights.iter().rposition(|&w| w > 0.0).unwrap_or(0)
+}
+
+impl Strength {
+    pub fn node_budget(&self) -> u64 {
+        node_budget(self.elo)
+    }
+
+    /// [`pick`] with this strength's rating and seed.
+    pub fn pick(&self, scores: &[i32]) -> usize {
+        pick(scores, self.elo, self.seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn the_budget_grows_smoothly_and_monotonically() {
+        assert_eq!(node_budget(MIN_ELO), 2000);
+        assert_eq!(node_budget(MIN_ELO + 120), 4000);
+        assert_eq!(node_budget(MIN_ELO + 600), 64_000);
+        assert_eq!(node_budget(MAX_ELO), 861_078);
+        // Out of range: the ends.
+        assert_eq!(node_budget(0), node_budget(MIN_ELO));
+        assert_eq!(node_budget(99_999), node_budget(MAX_ELO));
+        let mut last = 0;
+        for elo in MIN_ELO..=MAX_ELO {
+            let n = node_budget(elo);
+            assert!(n > last, "{elo}: {n} after {last}");
+            // Smooth: no step of one point adds more than 1%.
+            assert!(
+                last == 0 || n * 100 <= last * 101,
+                "{elo}: {n} after {last}"
+            );
+            last = n;
+        }
+    }
+
+    #[test]
+    fn the_noise_shrinks_with_the_rating() {
+        assert_eq!(margin(MIN_ELO), 200);
+        assert_eq!(margin(MIN_ELO + 300), 100);
+        assert_eq!(margin(MAX_ELO), 18);
+        assert!((temperature(MIN_ELO) - 60.0).abs() < 1e-9);
+        assert!((temperature(MIN_ELO + 600) - 15.0).abs() < 1e-9);
+        for elo in MIN_ELO..MAX_ELO {
+            assert!(temperature(elo + 1) < temperature(elo), "{elo}");
+            assert!(margin(elo + 1) <= margin(elo), "{elo}");
+        }
+    }
+
+    /// Lines of 0, -30, -100 and -150 at 1350 (temperature 60): weights 1,
+    /// 0.607, 0.189 and 0.082 of 1.877, so line 1 for a draw below 0.533 of
+    /// the total, 2 below 0.856, 3 below 0.956, else 4. Seeds 3, 1, 23 and
+    /// 44 draw 0.114, 0.567, 0.910 and 0.982.
+    #[test]
+    fn the_softmax_pick_with_fixed_scores_and_seeds() {
+        let scores = [0, -30, -100, -150];
+        let draws: Vec<u32> = [3, 1, 23, 44]
+            .map(|s| (Rng::new(s).unit() * 1000.0) as u32)
+            .to_vec();
+        assert_eq!(draws, [113, 566, 909, 981]);
+        assert_eq!(
+            [3, 1, 23, 44].map(|s| pick(&scores, MIN_ELO, s)),
+            [0, 1, 2, 3]
+        );
+        // Reproducible: the same seed, the same pick.
+        assert_eq!(pick(&scores, MIN_ELO, 3), pick(&scores, MIN_ELO, 3));
+        // Over many seeds, the shares of the softmax.
+        let mut counts = [0usize; 4];
+        for seed in 0..10_000 {
+            counts[pick(&scores, MIN_ELO, seed)] += 1;
+        }
+        let shares: Vec<f64> = counts.iter().map(|&c| c as f64 / 10_000.0).collect();
+        for (share, want) in shares.iter().zip([0.532, 0.323, 0.101, 0.044]) {
+            assert!((share - want).abs() < 0.02, "{shares:?}");
+        }
+    }
+
+    #[test]
+    fn no_line_beyond_the_margin_and_mates_are_played() {
+        // A hanging queen (900 worse) is never chosen at the lowest level.
+        for seed in 0..1000 {
+            assert_eq!(pick(&[0, -900], MIN_ELO, seed), 0);
+            assert_ne!(pick(&[10, 5, -950, -1000], MIN_ELO, seed), 2);
+            // A line 201 worse is out at 1350; 19 worse is out at 2400.
+            assert_eq!(pick(&[0, -201], MIN_ELO, seed), 0);
+            assert_eq!(pick(&[0, -19], MAX_ELO, seed), 0);
+            // Mate found: played; mated whatever: the longest defence.
+            assert_eq!(pick(&[MATE - 5, 900, 800], MIN_ELO, seed), 0);
+            assert_eq!(pick(&[-MATE + 8, -MATE + 4], MIN_ELO, seed), 0);
+            // One line: that one.
+            assert_eq!(pick(&[-40], MIN_ELO, seed), 0);
+        }
+        assert_eq!(pick(&[], MIN_ELO, 7), 0);
+        // Equal lines are equally likely.
+        let firsts = (0..1000)
+            .filter(|&s| pick(&[5, 5], MIN_ELO, s) == 0)
+            .count();
+        assert!((450..=550).contains(&firsts), "{firsts}");
+    }
+
+    #[test]
+    fn higher_ratings_choose_the_best_line_more_often() {
+        let scores = [0, -10, -20, -40];
+        let best_share = |elo| (0..5000).filter(|&s| pick(&scores, elo, s) == 0).count();
+        let shares: Vec<usize> = [1350, 1800, 2200, 2400].map(best_share).to_vec();
+        assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
+    }
+}
