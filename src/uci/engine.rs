@@ -9,7 +9,7 @@ use crate::chess::{Move, Position};
 use crate::eval;
 use crate::search::{
     Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, SyzygyOptions,
-    bench, mate_in,
+    bench, mate_in, strength,
 };
 use crate::tablebase::{Tablebases, Wdl};
 use crossbeam_channel::{Sender, unbounded};
@@ -132,6 +132,9 @@ struct Options {
     ponder: bool,
     move_overhead_ms: u64,
     chess960: bool,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` (see [`strength`]).
+    limit_strength: bool,
+    elo: u32,
     show_wdl: bool,
     own_book: bool,
     /// Empty for the book built into the binary.
@@ -157,6 +160,8 @@ impl Default for Options {
             ponder: false,
             move_overhead_ms: SearchOptions::default().move_overhead_ms,
             chess960: false,
+            limit_strength: false,
+            elo: strength::MAX_ELO,
             show_wdl: false,
             own_book: false,
             book_file: String::new(),
@@ -222,6 +227,20 @@ fn option_list() -> Vec<(&'static str, OptionKind)> {
             "UCI_Chess960",
             OptionKind::Check {
                 default: d.chess960,
+            },
+        ),
+        (
+            "UCI_LimitStrength",
+            OptionKind::Check {
+                default: d.limit_strength,
+            },
+        ),
+        (
+            "UCI_Elo",
+            OptionKind::Spin {
+                default: i64::from(d.elo),
+                min: i64::from(strength::MIN_ELO),
+                max: i64::from(strength::MAX_ELO),
             },
         ),
         (
@@ -311,6 +330,9 @@ pub struct UciEngine {
     /// error was given when the option was set).
     book: Option<Book>,
     rng: Rng,
+    /// Searches since `ucinewgame`: with the position's key, the seed of a
+    /// weakened search's choice, so that a game replayed is played alike.
+    searches: u64,
 }
 
 impl UciEngine {
@@ -327,6 +349,7 @@ impl UciEngine {
             debug: false,
             book: Book::default_book().ok(),
             rng: Rng::from_entropy(),
+            searches: 0,
         })
     }
 
@@ -375,7 +398,10 @@ impl UciEngine {
             Command::Debug(on) => self.debug = on,
             Command::IsReady => self.out.line("readyok"),
             Command::Register => {}
-            Command::UciNewGame => self.pool.clear(),
+            Command::UciNewGame => {
+                self.pool.clear();
+                self.searches = 0;
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(params) => self.go(params),
@@ -485,6 +511,7 @@ impl UciEngine {
                 match canonical {
                     "Ponder" => self.options.ponder = v,
                     "UCI_Chess960" => self.options.chess960 = v,
+                    "UCI_LimitStrength" => self.options.limit_strength = v,
                     "UCI_ShowWDL" => self.options.show_wdl = v,
                     "OwnBook" => self.options.own_book = v,
                     "Syzygy50MoveRule" => self.options.syzygy.rule50 = v,
@@ -530,6 +557,7 @@ impl UciEngine {
                         }
                     }
                     "MultiPV" => self.options.multipv = v as usize,
+                    "UCI_Elo" => self.options.elo = v as u32,
                     "Move Overhead" => self.options.move_overhead_ms = v as u64,
                     "Book Depth" => self.options.book_depth = v as u32,
                     "Book Variety" => self.options.book_variety = v as u32,
@@ -756,11 +784,20 @@ impl UciEngine {
             chess960: self.options.chess960,
             show_wdl: self.options.show_wdl,
         });
+        // Every `go` but `go infinite` (analysis) plays at the strength
+        // asked for; a ponder search as the search it stands for.
+        let strength =
+            (self.options.limit_strength && !params.infinite).then(|| strength::Strength {
+                elo: self.options.elo,
+                seed: game.pos.key() ^ self.searches.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            });
+        self.searches += 1;
         let options = SearchOptions {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             syzygy: self.options.syzygy,
             use_nnue: self.options.use_nnue,
+            strength,
             ..SearchOptions::default()
         };
         self.pool.start(
