@@ -605,4 +605,54 @@ mod tests {
         let got = lines.0.lock().unwrap().clone();
         assert_eq!(got, [(1, 1, None, ScoreBound::Exact, "e2e4".into())]);
     }
+
+    /// With a strength limit the move is drawn among the lines of the last
+    /// completed iteration (depth 6 here; iteration 7 was cut short, its
+    /// scores are not used): at 1350, seed 1 draws 0.567 of the total
+    /// weight of lines 0, -50 and -150 (the fourth, 900 worse, is out), so
+    /// the second line is played and reported first, the others after it
+    /// best first, with their depth-6 scores. The first line is played
+    /// when a mate is found, and nothing changes at full strength or
+    /// before an iteration was completed.
+    #[test]
+    fn the_weakened_choice_is_played_and_reported() {
+        use crate::search::{MATE, strength::Strength};
+        let lines = vec![
+            root_move("e2e4 e7e5 g1f3", 40, 20, ScoreBound::Exact),
+            root_move("d2d4 d7d5", -10, 30, ScoreBound::Exact),
+            root_move("c2c4 e7e5", -110, 10, ScoreBound::Exact),
+            root_move("a2a3 e7e5", -860, 10, ScoreBound::Exact),
+        ];
+        let main = ThreadResult {
+            depth: 6,
+            iteration: 7,
+            root_moves: lines.iter().rev().cloned().collect(),
+            lines: lines.clone(),
+        };
+        let reported = Arc::new(Lines::default());
+        let mut sh = shared(3, &lines[0].pv, reported.clone());
+        assert!(weakened_choice(&sh, &main).is_none());
+        sh.job.options.strength = Some(Strength { elo: 1350, seed: 1 });
+        let chosen = weakened_choice(&sh, &main).unwrap();
+        let order: Vec<Move> = chosen.root_moves.iter().map(|rm| rm.mv).collect();
+        assert_eq!(order, [lines[1].mv, lines[0].mv, lines[2].mv, lines[3].mv]);
+        report_final_lines(&sh, &chosen, None);
+        assert_eq!(
+            reported.0.lock().unwrap().clone(),
+            [
+                (1, 6, Some(-10), ScoreBound::Exact, "d2d4 d7d5".into()),
+                (2, 6, Some(40), ScoreBound::Exact, "e2e4 e7e5 g1f3".into()),
+                (3, 6, Some(-110), ScoreBound::Exact, "c2c4 e7e5".into()),
+            ]
+        );
+
+        let mut mate = main.clone();
+        mate.lines[0].score = MATE - 3;
+        let chosen = weakened_choice(&sh, &mate).unwrap();
+        assert_eq!(chosen.root_moves[0].mv, lines[0].mv);
+
+        let mut none = main.clone();
+        none.lines.clear();
+        assert!(weakened_choice(&sh, &none).is_none());
+    }
 }

@@ -603,7 +603,12 @@ impl Worker {
             return self.qsearch::<PV>(pos, alpha, beta, ply);
         }
 
-        // Step 2. Bookkeeping and early exits.
+        // Step 2. Bookkeeping and early exits. Once stopped, nothing more
+        // is counted (a re-search may still be entered on the way out), so
+        // that a node limit is never exceeded.
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -1058,6 +1063,9 @@ impl Worker {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        if self.stopped {
+            return 0;
+        }
         self.nodes += 1;
         if self.check_stop() {
             return 0;
