@@ -6,7 +6,7 @@
 //! - [`eval`]: the hand-written static evaluation and the WDL model.
 //! - [`nnue`]: the evaluation network (file, accumulators, forward pass).
 //! - [`search`]: alpha-beta search, transposition table, time management,
-//!   search threads.
+//!   search threads, playing at a chosen strength (`search::strength`).
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
 //! - [`datagen`]: self-play training data for the evaluation (`forsyth datagen`).
 //! - [`book`]: Polyglot opening books (reading, choosing, building from PGN).

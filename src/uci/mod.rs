@@ -28,8 +28,10 @@
 //! reply from the table, that line is printed again just before `bestmove`
 //! (with MultiPV followed by that thread's other lines; see
 //! [`crate::search::Reporter::final_line`]), with no score when the search
-//! stopped before any move was scored. A position with no legal
-//! move answers `info depth 0 score mate 0` (or `cp 0` for stalemate) and
+//! stopped before any move was scored. With `UCI_LimitStrength`, every
+//! `go` but `go infinite` plays at `UCI_Elo` ([`crate::search::strength`]),
+//! and the line of the move drawn is that last line, with its own score.
+//! A position with no legal move answers `info depth 0 score mate 0` (or `cp 0` for stalemate) and
 //! `bestmove 0000`.
 //!
 //! Commands of our own: `d` (the board, `Fen:`, `Key:`, `Epd:`, then
