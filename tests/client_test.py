@@ -34,6 +34,8 @@ def check_options(engine):
         "Move Overhead": ("spin", 20, 0, 5000),
         "Ponder": ("check", False, None, None),
         "UCI_Chess960": ("check", False, None, None),
+        "UCI_LimitStrength": ("check", False, None, None),
+        "UCI_Elo": ("spin", 2400, 1350, 2400),
         "UCI_ShowWDL": ("check", False, None, None),
         "Clear Hash": ("button", None, None, None),
         "OwnBook": ("check", False, None, None),
