@@ -48,8 +48,8 @@ const SETUPS: [Setup; 4] = [
 const LIMITED: [Setup; 4] = [
     (1, 1, false, Some(1350)),
     (2, 3, true, Some(1350)),
-    (1, 1, true, Some(1900)),
-    (2, 2, false, Some(2400)),
+    (1, 1, true, Some(1600)),
+    (2, 2, false, Some(1800)),
 ];
 /// Engine processes running side by side, each with a setup in turn (most
 /// of the time of a search is waiting).
