@@ -321,8 +321,11 @@ fn hash_is_resident_as_requested() {
     let base = resident_with_hash(1, search);
     let r = resident_with_hash(64, search);
     let delta = process_delta_kb(r.process[0], base.process[0]);
+    // The rest of the process differs between the two by up to about a
+    // megabyte (see process_delta_kb), so the process may be off by that
+    // much beside the 1%; the table's own mapping below is held to 1%.
     assert!(
-        within_one_percent(delta, 64),
+        (delta - 64 * 1024).abs() <= 64 * 1024 / 100 + 1024,
         "the process grew by {delta} kB for a 64 MB table: {r:?} against {base:?}"
     );
     for (what, table) in ["after setoption", "after a search", "after ucinewgame"]
