@@ -260,20 +260,11 @@ fn stop_ponderhit_and_isready_are_answered_at_once() {
     e.send("position startpos");
     e.send("go infinite");
     let far = 20 * node_budget(MIN_ELO);
-    let mut lines = e.expect_line(
+    let lines = e.expect_line(
         |l| l.starts_with("info depth") && num_field(l, "nodes").is_some_and(|n| n > far),
         TIMEOUT,
     );
-    e.send("isready");
-    lines.extend(e.read_until("readyok", Duration::from_secs(2)));
-    assert!(
-        lines.iter().all(|l| !l.starts_with("bestmove")),
-        "{lines:?}"
-    );
-    lines.retain(|l| l != "readyok");
-    e.send("stop");
-    lines.extend(e.read_until("bestmove", Duration::from_secs(2)));
-    let s = Search::new(lines, Duration::ZERO);
+    let s = ready_then_end(&mut e, lines, "stop");
     s.check_legal(&start, false);
     check_last_pv(&s);
     e.sync();
@@ -284,21 +275,12 @@ fn stop_ponderhit_and_isready_are_answered_at_once() {
         e.send("position startpos moves e2e4");
         e.send("go ponder wtime 60000 btime 60000");
         // The budget is spent in milliseconds; no answer before `end`.
-        let mut lines = e.expect_none(
+        let lines = e.expect_none(
             |l| l.starts_with("bestmove"),
             Duration::from_millis(300),
             "a bestmove while pondering",
         );
-        e.send("isready");
-        lines.extend(e.read_until("readyok", Duration::from_secs(2)));
-        assert!(
-            lines.iter().all(|l| !l.starts_with("bestmove")),
-            "{lines:?}"
-        );
-        lines.retain(|l| l != "readyok");
-        e.send(end);
-        lines.extend(e.read_until("bestmove", Duration::from_secs(2)));
-        let s = Search::new(lines, Duration::ZERO);
+        let s = ready_then_end(&mut e, lines, end);
         let after = common::position(None, &["e2e4"]);
         s.check_legal(&after, false);
         check_last_pv(&s);
@@ -306,6 +288,22 @@ fn stop_ponderhit_and_isready_are_answered_at_once() {
         e.sync();
     }
     e.finish();
+}
+
+/// `isready` during a search that must not answer yet: `readyok` and no
+/// `bestmove`; then `end` (`stop` or `ponderhit`) and the search's answer,
+/// with the lines read before.
+fn ready_then_end(e: &mut Engine, mut lines: Vec<String>, end: &str) -> Search {
+    e.send("isready");
+    lines.extend(e.read_until("readyok", Duration::from_secs(2)));
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    lines.retain(|l| l != "readyok");
+    e.send(end);
+    lines.extend(e.read_until("bestmove", Duration::from_secs(2)));
+    Search::new(lines, Duration::ZERO)
 }
 
 /// At the lowest setting no search counts more nodes than the budget,
