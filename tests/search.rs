@@ -723,6 +723,11 @@ fn node_limit_is_respected() {
             if n >= 100_000 {
                 assert!(!lines.is_empty(), "{fen} nodes {n}: nothing reported");
             }
+            // The last line has the search's node count, also when the
+            // limit ended it inside an iteration (one thread: exact).
+            if let Some(last) = lines.last() {
+                assert_eq!(last.nodes, n, "{fen} nodes {n}: the last line");
+            }
         }
     }
 }

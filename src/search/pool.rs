@@ -172,6 +172,7 @@ impl SearchPool {
             tb_pieces,
             tbhits: AtomicU64::new(tbhits),
             reported: Mutex::new(Vec::new()),
+            reported_nodes: AtomicU64::new(0),
             net: crate::nnue::active(),
         });
         // A weakened search runs on the main thread alone (see
@@ -381,7 +382,8 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
 
 /// Reports the line of the move about to be played (the best thread's
 /// first root move, with the ponder move second) unless it is the last
-/// `multipv 1` line reported, so that the GUI's last PV is what is played.
+/// `multipv 1` line reported and no node was searched since, so that the
+/// GUI's last PV is what is played and its node count the search's.
 /// With MultiPV the thread's other lines follow (those with a score): the
 /// move played may begin another line reported before, and a GUI shows
 /// the last line of each number.
@@ -394,15 +396,15 @@ fn report_final_lines(shared: &Shared, best: &ThreadResult, ponder: Option<Move>
         // The ponder move came from the hash table.
         played.extend(ponder);
     }
+    let nodes = shared.total_nodes();
     let same = match shared.reported.lock() {
         Ok(r) => *r == played,
         Err(p) => *p.into_inner() == played,
     };
-    if same {
+    if same && shared.reported_nodes.load(Ordering::Relaxed) == nodes {
         return;
     }
     let multipv = shared.job.options.multipv.clamp(1, best.root_moves.len());
-    let nodes = shared.total_nodes();
     let time_ms = shared.start.elapsed().as_millis() as u64;
     let hashfull = shared.tt.hashfull();
     let tbhits = shared.tbhits.load(Ordering::Relaxed);
@@ -513,6 +515,7 @@ mod tests {
             tb_pieces: 0,
             tbhits: AtomicU64::new(0),
             reported: Mutex::new(reported.to_vec()),
+            reported_nodes: AtomicU64::new(0),
             net: crate::nnue::active(),
         }
     }
@@ -589,6 +592,16 @@ mod tests {
         let lines = Arc::new(Lines::default());
         report_final_lines(&shared(3, &e2e4, lines.clone()), &result, Some(e7e5));
         assert!(lines.0.lock().unwrap().is_empty());
+        // Unless nodes were searched after it: then again, with the total.
+        let lines = Arc::new(Lines::default());
+        let sh = shared(1, &e2e4, lines.clone());
+        sh.nodes[0].0.store(7465, Ordering::Relaxed);
+        sh.reported_nodes.store(5000, Ordering::Relaxed);
+        report_final_lines(&sh, &result, Some(e7e5));
+        assert_eq!(
+            lines.0.lock().unwrap().clone(),
+            [(1, 8, Some(40), ScoreBound::Lower, "e2e4 e7e5 g1f3".into())]
+        );
 
         // Nothing scored yet (stopped in iteration 1): the first move, no
         // score, and no other line.

@@ -56,6 +56,10 @@ pub struct Shared {
     /// line of the move played is reported again at the end when it is
     /// another (see [`Reporter::final_line`]).
     pub reported: Mutex<Vec<Move>>,
+    /// The node count of that line: when more were searched after it (the
+    /// search stopped inside an iteration), it is reported again with the
+    /// total, so that the last `info` line's figures are the search's.
+    pub reported_nodes: AtomicU64,
     /// The evaluation network of this search.
     pub net: Arc<Network>,
 }
@@ -457,6 +461,7 @@ impl Worker {
             && let Ok(mut reported) = s.reported.lock()
         {
             reported.clone_from(&rm.pv);
+            s.reported_nodes.store(nodes, Ordering::Relaxed);
         }
         s.reporter.iteration(&Iteration {
             depth: depth as u32,
@@ -1180,6 +1185,7 @@ mod tests {
             tb_pieces: 0,
             tbhits: AtomicU64::new(0),
             reported: Mutex::new(Vec::new()),
+            reported_nodes: AtomicU64::new(0),
             net: crate::nnue::active(),
         });
         let mut w = Worker::new(0);
