@@ -3,9 +3,8 @@
 //! The weakening does not depend on the clock, so that a level calibrated
 //! at one time control holds at another:
 //!
-//! - A node budget per move, [`node_budget`], that doubles every
-//!   [`ELO_PER_NODE_DOUBLING`] points from [`NODES_AT_MIN_ELO`] at
-//!   [`MIN_ELO`]. The search obeys it as a hard node limit beside any
+//! - A node budget per move, [`node_budget`], that grows exponentially
+//!   with the rating between the calibrated [`LEVELS`]. The search obeys it as a hard node limit beside any
 //!   limit of `go` (the clock still ends the search first when it is
 //!   shorter, so the engine never loses on time). A weak setting sees less
 //!   deep and misses the deeper tactics.
@@ -31,50 +30,72 @@
 //! have played. `forsyth analyse`, `forsyth epd`, `bench` and data
 //! generation never are (they do not set [`super::SearchOptions::strength`]).
 //!
-//! Every constant here is fitted by the calibration games against
-//! Stockfish 15.1's `UCI_Elo` (`tests/tools/elo_calibrate.py`).
-//! [`MAX_ELO`] must equal the highest level that has been calibrated.
+//! Every figure of [`LEVELS`] is fitted by the calibration games against
+//! Stockfish 15.1's `UCI_Elo` (`tests/tools/elo_calibrate.py`), and
+//! [`MAX_ELO`] is the highest level that has been calibrated.
 
 use super::MATE_BOUND;
 use crate::rng::Rng;
 
-/// The lowest `UCI_Elo`: Stockfish 15.1's minimum, so that its scale can
-/// be the ruler. Fitted by the calibration (tests/tools/elo_calibrate.py).
-pub const MIN_ELO: u32 = 1350;
+/// A calibrated level: the rating, and the node budget, softmax
+/// temperature and margin that play at it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Level {
+    pub elo: u32,
+    /// Nodes searched per move.
+    pub nodes: f64,
+    /// The softmax temperature, in the search's score units (a pawn is
+    /// about 100): a line this much worse than the best is chosen e (2.7)
+    /// times less often.
+    pub temperature: f64,
+    /// The largest loss to the best line that may be chosen, in the
+    /// search's score units.
+    pub margin: f64,
+}
 
-/// The highest `UCI_Elo`, and its default. It must equal the highest level
-/// calibrated by games (tests/tools/elo_calibrate.py). First calibration
-/// (30 games a level, 10 s + 0.1 s, against Stockfish 15.1 at the same
-/// `UCI_Elo`): 1400 53.3%, 1800 56.7%, 2200 36.7% (too weak: the noise and
-/// the four lines cost more than the budget leaves), so 1800.
-pub const MAX_ELO: u32 = 1800;
+/// The levels fitted by the calibration games against Stockfish 15.1's
+/// `UCI_Elo` (tests/tools/elo_calibrate.py, 10 s + 0.1 s); between two,
+/// each figure is interpolated geometrically (linearly in its logarithm),
+/// so the budget grows and the noise shrinks smoothly and monotonically.
+/// From 1350 to 1800 the budget doubles every 110 points and the noise
+/// halves every 300. Above 1800 the noise falls faster, to almost none at
+/// 2200: a first fit that went on at the same rates scored 36.7% at 2200
+/// (30 games), the choice among four lines costing more than the budget
+/// gave. These levels, 100 games each: 1400 51.5% (+10 ± 65), 1800 57.0%
+/// (+49 ± 68), 2200 45.5% (-31 ± 59). 2200's budget is about what a
+/// full-strength search spends per move at 10 s + 0.1 s, so there the
+/// clock often ends the search first; 2600 is out of full strength's reach.
+pub const LEVELS: [Level; 3] = [
+    Level {
+        elo: 1350,
+        nodes: 2000.0,
+        temperature: 100.0,
+        margin: 300.0,
+    },
+    Level {
+        elo: 1800,
+        nodes: 34_081.0,
+        temperature: 35.355_339_059,
+        margin: 106.066_017_178,
+    },
+    Level {
+        elo: 2200,
+        nodes: 600_000.0,
+        temperature: 4.0,
+        margin: 12.0,
+    },
+];
+
+/// The lowest `UCI_Elo`: Stockfish 15.1's minimum, so that its scale can
+/// be the ruler.
+pub const MIN_ELO: u32 = LEVELS[0].elo;
+
+/// The highest `UCI_Elo`, and its default: the highest level calibrated
+/// by games (tests/tools/elo_calibrate.py).
+pub const MAX_ELO: u32 = LEVELS[LEVELS.len() - 1].elo;
 
 /// Root lines searched to choose among (MultiPV of the weakened search).
-/// Fitted by the calibration (tests/tools/elo_calibrate.py).
 pub const LINES: usize = 4;
-
-/// The node budget per move at [`MIN_ELO`]. Fitted by the calibration
-/// (tests/tools/elo_calibrate.py).
-pub const NODES_AT_MIN_ELO: f64 = 2000.0;
-
-/// Rating points per doubling of the node budget. Fitted by the
-/// calibration (tests/tools/elo_calibrate.py).
-pub const ELO_PER_NODE_DOUBLING: f64 = 110.0;
-
-/// The softmax temperature at [`MIN_ELO`], in the search's score units (a
-/// pawn is about 100): a line this much worse than the best is chosen
-/// e (2.7) times less often. Fitted by the calibration
-/// (tests/tools/elo_calibrate.py).
-pub const TEMPERATURE_AT_MIN_ELO: f64 = 100.0;
-
-/// The largest loss to the best line that may be chosen at [`MIN_ELO`], in
-/// the search's score units. Fitted by the calibration
-/// (tests/tools/elo_calibrate.py).
-pub const MARGIN_AT_MIN_ELO: f64 = 300.0;
-
-/// Rating points per halving of the temperature and of the margin.
-/// Fitted by the calibration (tests/tools/elo_calibrate.py).
-pub const ELO_PER_NOISE_HALVING: f64 = 300.0;
 
 /// A playing strength for one search: the rating and the seed of its draw.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -84,25 +105,29 @@ pub struct Strength {
     pub seed: u64,
 }
 
-/// Rating points above [`MIN_ELO`], the range clamped.
-fn above_min(elo: u32) -> f64 {
-    f64::from(elo.clamp(MIN_ELO, MAX_ELO) - MIN_ELO)
+/// A figure of [`Level`] at `elo` (clamped to the calibrated range),
+/// interpolated geometrically between the two levels around it.
+fn interpolate(elo: u32, figure: fn(&Level) -> f64) -> f64 {
+    let elo = elo.clamp(MIN_ELO, MAX_ELO);
+    let i = LEVELS.windows(2).position(|w| elo <= w[1].elo).unwrap_or(0);
+    let (lo, hi) = (&LEVELS[i], &LEVELS[i + 1]);
+    let t = f64::from(elo - lo.elo) / f64::from(hi.elo - lo.elo);
+    figure(lo) * (figure(hi) / figure(lo)).powf(t)
 }
 
-/// Nodes to search per move at `elo`: exponential in the rating, so each
-/// [`ELO_PER_NODE_DOUBLING`] points double it.
+/// Nodes to search per move at `elo`.
 pub fn node_budget(elo: u32) -> u64 {
-    (NODES_AT_MIN_ELO * (above_min(elo) / ELO_PER_NODE_DOUBLING).exp2()).round() as u64
+    interpolate(elo, |l| l.nodes).round() as u64
 }
 
 /// The softmax temperature at `elo`, in score units.
 pub fn temperature(elo: u32) -> f64 {
-    TEMPERATURE_AT_MIN_ELO * (-above_min(elo) / ELO_PER_NOISE_HALVING).exp2()
+    interpolate(elo, |l| l.temperature)
 }
 
 /// The largest loss to the best line that may be chosen at `elo`.
 pub fn margin(elo: u32) -> i32 {
-    (MARGIN_AT_MIN_ELO * (-above_min(elo) / ELO_PER_NOISE_HALVING).exp2()).round() as i32
+    interpolate(elo, |l| l.margin).round() as i32
 }
 
 /// The index of the line to play among lines with these `scores`, best
@@ -163,7 +188,9 @@ mod tests {
         assert_eq!(node_budget(MIN_ELO), 2000);
         assert_eq!(node_budget(MIN_ELO + 110), 4000);
         assert_eq!(node_budget(MIN_ELO + 330), 16_000);
-        assert_eq!(node_budget(MAX_ELO), 34_081);
+        assert_eq!(node_budget(1800), 34_081);
+        assert_eq!(node_budget(2000), 142_999);
+        assert_eq!(node_budget(MAX_ELO), 600_000);
         // Out of range: the ends.
         assert_eq!(node_budget(0), node_budget(MIN_ELO));
         assert_eq!(node_budget(99_999), node_budget(MAX_ELO));
@@ -184,9 +211,11 @@ mod tests {
     fn the_noise_shrinks_with_the_rating() {
         assert_eq!(margin(MIN_ELO), 300);
         assert_eq!(margin(MIN_ELO + 300), 150);
-        assert_eq!(margin(MAX_ELO), 106);
+        assert_eq!(margin(1800), 106);
+        assert_eq!(margin(MAX_ELO), 12);
         assert!((temperature(MIN_ELO) - 100.0).abs() < 1e-9);
-        assert!((temperature(MIN_ELO + 300) - 50.0).abs() < 1e-9);
+        assert!((temperature(MIN_ELO + 300) - 50.0).abs() < 1e-6);
+        assert!((temperature(MAX_ELO) - 4.0).abs() < 1e-9);
         for elo in MIN_ELO..MAX_ELO {
             assert!(temperature(elo + 1) < temperature(elo), "{elo}");
             assert!(margin(elo + 1) <= margin(elo), "{elo}");
@@ -229,7 +258,8 @@ mod tests {
             assert_ne!(pick(&[10, 5, -950, -1000], MIN_ELO, seed), 2);
             // A line 301 worse is out at 1350; 107 worse is out at 1800.
             assert_eq!(pick(&[0, -301], MIN_ELO, seed), 0);
-            assert_eq!(pick(&[0, -107], MAX_ELO, seed), 0);
+            assert_eq!(pick(&[0, -107], 1800, seed), 0);
+            assert_eq!(pick(&[0, -13], MAX_ELO, seed), 0);
             // Mate found: played; mated whatever: the longest defence.
             assert_eq!(pick(&[MATE - 5, 900, 800], MIN_ELO, seed), 0);
             assert_eq!(pick(&[-MATE + 8, -MATE + 4], MIN_ELO, seed), 0);
@@ -248,7 +278,9 @@ mod tests {
     fn higher_ratings_choose_the_best_line_more_often() {
         let scores = [0, -10, -20, -40];
         let best_share = |elo| (0..5000).filter(|&s| pick(&scores, elo, s) == 0).count();
-        let shares: Vec<usize> = [1350, 1500, 1650, 1800].map(best_share).to_vec();
+        let shares: Vec<usize> = [1350, 1500, 1650, 1800, 2000, 2200]
+            .map(best_share)
+            .to_vec();
         assert!(shares.windows(2).all(|w| w[0] < w[1]), "{shares:?}");
     }
 }
