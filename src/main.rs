@@ -82,11 +82,7 @@ fn cmd_perft(args: &PerftArgs) -> Result<(), String> {
     let pos = if args.fen.is_empty() {
         Position::startpos()
     } else {
-        let (pos, warnings) = Position::from_fen(&args.fen.join(" ")).map_err(|e| e.to_string())?;
-        for w in warnings {
-            eprintln!("warning: {w}");
-        }
-        pos
+        cli::read_fen(&args.fen)?
     };
     let start = Instant::now();
     println!("{}", perft::report(&pos, args.depth, false));
@@ -166,11 +162,7 @@ fn cmd_book_probe(args: &BookProbeArgs) -> Result<(), String> {
     let pos = if args.fen.is_empty() {
         Position::startpos()
     } else {
-        let (pos, warnings) = Position::from_fen(&args.fen.join(" ")).map_err(|e| e.to_string())?;
-        for w in warnings {
-            eprintln!("warning: {w}");
-        }
-        pos
+        cli::read_fen(&args.fen)?
     };
     let moves = book.probe(&pos).map_err(|e| e.to_string())?;
     println!("book {} key {:016x}", book.name(), polyglot::key(&pos));

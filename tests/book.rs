@@ -131,6 +131,13 @@ fn build_then_probe_round_trip() {
         "{}",
         text(&out.stdout)
     );
+    // A bad FEN: one line that names the fault, status 2.
+    let out = forsyth(&["book", "probe", "8/8/8/8", "w", "-", "-", "0", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "forsyth: bad FEN: FEN piece placement field: expected 8 ranks, found 4\n"
+    );
 }
 
 #[test]

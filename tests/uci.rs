@@ -1330,8 +1330,12 @@ fn command_line_perft() {
         err.starts_with("error: the following required arguments were not provided:\n  <N>\n"),
         "{err}"
     );
-    let (code, _, _) = run(&["perft", "1", "not", "a", "fen", "at", "all"]);
+    let (code, _, err) = run(&["perft", "1", "not", "a", "fen", "at", "all"]);
     assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "forsyth: bad FEN: FEN piece placement field: expected 8 ranks, found 1\n"
+    );
 }
 
 #[test]

@@ -6,13 +6,10 @@ use crate::chess::{Color, Piece, PieceType, Position, Square};
 
 pub fn run(action: &FenAction) -> Result<(), String> {
     let fen = match action {
-        FenAction::Check { fen } | FenAction::Show { fen, .. } => fen.join(" "),
+        FenAction::Check { fen } | FenAction::Show { fen, .. } => fen,
     };
     // The FEN's error already names the field and the reason.
-    let (pos, warnings) = Position::from_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
-    for w in &warnings {
-        eprintln!("warning: {w}");
-    }
+    let pos = super::read_fen(fen)?;
     match action {
         FenAction::Check { .. } => println!("{}", pos.fen()),
         FenAction::Show { ascii, .. } => print!("{}", board(&pos, *ascii)),
