@@ -20,6 +20,7 @@
 //! - [`train`]: the network's trainer, on the CPU (`forsyth train`).
 //! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
 //! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
+//! - [`diagram`]: board diagrams as SVG (`fen svg`, `annotate --html`).
 //! - [`fuzz`]: the checks the fuzz targets in `fuzz/` run on arbitrary bytes.
 
 pub mod annotate;
@@ -27,6 +28,7 @@ pub mod book;
 pub mod chess;
 pub mod cli;
 pub mod datagen;
+pub mod diagram;
 pub mod epd;
 pub mod eval;
 pub mod fuzz;

@@ -180,7 +180,11 @@ the mover's expected score (win + draw/2), the engine's better line as a
 variation of a marked move, `[Annotator]`, and a summary comment at the end.
 A bad game is reported on stderr and left out (--strict: exit status 2, nothing
 written). Progress on stderr. Ctrl-C keeps the games finished (exit status 130).
-Without a limit: depth 14 a position.")]
+Without a limit: depth 14 a position.
+
+--html FILE writes one self-contained page (no network needed) for all the
+games instead of the PGN; with --out as well, the PGN goes there too, from the
+same analysis. The page is written whole at the end, or not at all.")]
 pub struct AnnotateArgs {
     /// The games to annotate
     #[arg(value_name = "FILE.pgn")]
@@ -199,6 +203,9 @@ pub struct AnnotateArgs {
     /// Fail if a game is malformed (exit status 2, nothing written)
     #[arg(long)]
     pub strict: bool,
+    /// Write a web page to FILE instead: graph, marked moves, diagrams
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -225,6 +232,37 @@ pub enum FenAction {
         #[arg(long)]
         ascii: bool,
     },
+    /// Draw the board as an SVG picture (also spelt `fen --svg FEN`)
+    #[command(
+        long_flag = "svg",
+        after_help = "\
+Self-contained SVG: coordinates, our own piece shapes, no fonts or images
+from elsewhere. Each piece is <g class=\"piece wK\" data-square=\"e1\">.
+A bad FEN, square or file: the reason on stderr, exit status 2, no file."
+    )]
+    Svg(FenSvgArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct FenSvgArgs {
+    /// The FEN, as one word or several
+    #[arg(value_name = "FEN", required = true)]
+    pub fen: Vec<String>,
+    /// Write to FILE instead of stdout
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Draw the board from Black's side
+    #[arg(long)]
+    pub flip: bool,
+    /// An arrow between two squares, e.g. e2e4 (give --arrow again for more)
+    #[arg(long, value_name = "FROMTO", action = clap::ArgAction::Append)]
+    pub arrow: Vec<String>,
+    /// Tint the two squares of the last move, e.g. e2e4
+    #[arg(long, value_name = "FROMTO")]
+    pub last: Option<String>,
+    /// Width and height in pixels (default 384)
+    #[arg(long, value_name = "PX", value_parser = positive::<u32>())]
+    pub size: Option<u32>,
 }
 
 #[derive(Args, Debug)]
@@ -637,6 +675,32 @@ mod tests {
                 action: FenAction::Show { ascii: true, .. }
             })
         ));
+        // `fen svg` and the issue's spelling, `fen --svg`.
+        for line in [
+            "fen svg 8/8 w - - --flip --arrow e2e4 --last d2d4 --arrow a1a2",
+            "fen --svg 8/8 w - - --flip --arrow e2e4 --last d2d4 --arrow a1a2",
+        ] {
+            let Command::Fen(FenArgs {
+                action: FenAction::Svg(s),
+            }) = command(line)
+            else {
+                panic!("{line}")
+            };
+            assert_eq!(s.fen, ["8/8", "w", "-", "-"]);
+            assert_eq!(s.arrow, ["e2e4", "a1a2"]);
+            assert_eq!(
+                (s.flip, s.last.as_deref(), s.out.is_none()),
+                (true, Some("d2d4"), true)
+            );
+        }
+        let Command::Annotate(a) = command("annotate g.pgn --html r.html --out o.pgn") else {
+            panic!()
+        };
+        assert_eq!(a.html, Some(PathBuf::from("r.html")));
+        assert_eq!(
+            error("annotate g.pgn --html r.html --json"),
+            ErrorKind::ArgumentConflict
+        );
         let Command::Annotate(a) =
             command("annotate g.pgn --movetime 200 --multipv 3 --out o.pgn --strict --hash 64")
         else {

@@ -1,20 +1,57 @@
-//! `forsyth fen check FEN` (validate and print normalised) and
-//! `forsyth fen show FEN` (draw the board).
+//! `forsyth fen check FEN` (validate and print normalised),
+//! `forsyth fen show FEN` (draw the board as text) and
+//! `forsyth fen svg FEN` (draw it as an SVG picture).
 
-use super::args::FenAction;
+use super::args::{FenAction, FenSvgArgs};
 use crate::chess::{Color, Piece, PieceType, Position, Square};
+use crate::diagram::{self, Arrow, ArrowKind, Diagram};
 
 pub fn run(action: &FenAction) -> Result<(), String> {
     let fen = match action {
         FenAction::Check { fen } | FenAction::Show { fen, .. } => fen,
+        FenAction::Svg(a) => &a.fen,
     };
     // The FEN's error already names the field and the reason.
     let pos = super::read_fen(fen)?;
     match action {
         FenAction::Check { .. } => println!("{}", pos.fen()),
         FenAction::Show { ascii, .. } => print!("{}", board(&pos, *ascii)),
+        FenAction::Svg(a) => svg(&pos, a)?,
     }
     Ok(())
+}
+
+/// The picture, on stdout or whole into `--out`; every option is checked
+/// before anything is written.
+fn svg(pos: &Position, a: &FenSvgArgs) -> Result<(), String> {
+    let mut arrows = Vec::new();
+    for text in &a.arrow {
+        let (from, to) = diagram::parse_squares(text).map_err(|e| format!("bad --arrow {e}"))?;
+        arrows.push(Arrow {
+            from,
+            to,
+            kind: ArrowKind::Good,
+        });
+    }
+    let last = match &a.last {
+        Some(text) => Some(diagram::parse_squares(text).map_err(|e| format!("bad --last {e}"))?),
+        None => None,
+    };
+    let d = Diagram {
+        flip: a.flip,
+        last,
+        arrows,
+        pixels: a.size,
+    };
+    let mut text = diagram::svg(pos, &d);
+    text.push('\n');
+    match &a.out {
+        Some(path) => super::atomic::write(path, text.as_bytes()),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
 
 fn symbol(p: Piece, ascii: bool) -> char {

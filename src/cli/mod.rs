@@ -1,7 +1,8 @@
 //! The command line: its definition ([`args`], with clap), and the
 //! commands for scripts: `analyse` (one search, its result as text or
 //! JSON), `epd` (test suites; writing EPD) and `fen` (checking and drawing
-//! positions). `main.rs` only dispatches here.
+//! positions, as text or SVG); [`atomic`] writes output files whole.
+//! `main.rs` only dispatches here.
 //!
 //! clap refuses a bad invocation itself; past it, every command returns
 //! `Err(reason)` for bad input (a FEN, a move, a file), and `main` prints
@@ -9,6 +10,7 @@
 
 pub mod analyse;
 pub mod args;
+pub mod atomic;
 pub mod epd;
 pub mod fen;
 pub mod interrupt;
