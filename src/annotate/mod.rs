@@ -5,7 +5,8 @@
 //! - [`game`] reads the games in full (pgn-reader), checking every move;
 //! - [`analysis`] searches each position once and judges each move;
 //! - [`output`] adds the analysis to a game, or turns it into JSON;
-//! - [`write`](mod@write) writes a game as PGN.
+//! - [`write`](mod@write) writes a game as PGN;
+//! - [`html`] makes the web page of `--html`.
 //!
 //! One search pool serves the whole run. A game is searched from its last
 //! position back to its first with the hash table kept: what the search
@@ -20,6 +21,7 @@
 
 pub mod analysis;
 pub mod game;
+pub mod html;
 pub mod output;
 pub mod write;
 
@@ -72,6 +74,27 @@ pub fn run(args: &AnnotateArgs) -> Result<Finish, String> {
         .unwrap_or(Budget::Depth(DEFAULT_DEPTH));
     let mut analyser = Analyser::new(budget, args.multipv, args.search.threads, args.search.hash)?;
 
+    // The page's file is made first: an unwritable folder fails now, not
+    // after the analysis.
+    let mut report = match &args.html {
+        Some(p) if same_file(p, path) => {
+            return Err(format!("--html {} is the input file", p.display()));
+        }
+        Some(p) if args.out.as_deref() == Some(p.as_path()) => {
+            return Err(format!("--html and --out are both {}", p.display()));
+        }
+        Some(p) => {
+            let file = path
+                .file_name()
+                .map_or(name.clone(), |f| f.display().to_string());
+            Some(html::Report::create(
+                p,
+                &format!("{file}, analysed"),
+                budget,
+            )?)
+        }
+        None => None,
+    };
     let mut out: Box<dyn Write> = match &args.out {
         Some(p) => {
             if same_file(p, path) {
@@ -80,6 +103,8 @@ pub fn run(args: &AnnotateArgs) -> Result<Finish, String> {
             let f = std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?;
             Box::new(std::io::BufWriter::new(f))
         }
+        // The page replaces the PGN on stdout.
+        None if report.is_some() => Box::new(std::io::sink()),
         None => Box::new(std::io::stdout().lock()),
     };
     let out_name = args
@@ -101,9 +126,15 @@ pub fn run(args: &AnnotateArgs) -> Result<Finish, String> {
                 game.number
             );
             let _ = out.flush();
+            if let Some(r) = report {
+                r.finish()?;
+            }
             return Ok(Finish::Interrupted);
         };
         let judgements = output::judge_game(&game, &evals);
+        if let Some(r) = report.as_mut() {
+            r.add(&game, &evals, &judgements);
+        }
         let text = if args.json {
             let json = output::game_json(&game, &evals, &judgements);
             let mut line = serde_json::to_string(&json).map_err(|e| e.to_string())?;
@@ -119,6 +150,9 @@ pub fn run(args: &AnnotateArgs) -> Result<Finish, String> {
             .map_err(|e| format!("{out_name}: {e}"))?;
     }
     progress.finish();
+    if let Some(r) = report {
+        r.finish()?;
+    }
     Ok(Finish::Done)
 }
 
