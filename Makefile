@@ -8,7 +8,7 @@ EXE      ?=
 NATIVE   ?= -C target-cpu=native
 PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
 
-.PHONY: all build test perft-suite bench book fuzz stress bestmove-pv long-search hash-rss clean
+.PHONY: all build test perft-suite bench book fuzz stress bestmove-pv long-search hash-rss screenshots clean
 
 all: build
 
@@ -33,6 +33,14 @@ perft-suite: build
 
 bench: build
 	./target/release/forsyth bench
+
+# The pictures README.md shows, docs/diagram.png and docs/report.png: a
+# `fen svg` diagram and an `annotate --html` page rendered by headless
+# Chromium (Debian's `chromium`; pngquant and ImageMagick if there). Look
+# at them after a change to the drawing. Not part of `make test`: CI needs
+# no browser.
+screenshots: build
+	sh tests/tools/screenshots.sh target/release/forsyth docs
 
 # The default opening book: book/*.pgn (curated lines) -> book/forsyth.bin,
 # then a second build to embed the new book in the binary. Byte-for-byte
