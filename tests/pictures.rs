@@ -557,8 +557,103 @@ fn a_broken_pgn_writes_no_page() {
     let r = run_cli(&["annotate", file.path(), "--html", &d.file("no/r.html")]);
     assert_eq!(r.status, Some(2), "{r:?}");
     assert!(r.stderr.contains("no/r.html"), "{r:?}");
+    let r = run_cli(&["annotate", file.path(), "--html", d.0.to_str().unwrap()]);
+    assert_eq!(r.status, Some(2), "{r:?}");
+    assert!(r.stderr.contains("is a folder"), "{r:?}");
     // --html and --json do not go together.
     let r = run_cli(&["annotate", file.path(), "--json", "--html", &html]);
     assert_eq!(r.status, Some(2), "{r:?}");
     assert!(d.names().is_empty());
+}
+
+/// Ctrl-C keeps the games finished, as the PGN output does: the page holds
+/// the first game whole and nothing of the second; stopped during the
+/// first game, there is no page at all.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_the_games_finished() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let long = format!(
+        "[Event \"long\"]\n\n{}*\n",
+        "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(15)
+    );
+    let short = "[Event \"short\"]\n\n1. e4 e5 *\n\n";
+    for first_done in [true, false] {
+        let pgn = if first_done {
+            format!("{short}{long}")
+        } else {
+            long.clone()
+        };
+        let file = TempFile::new("pictures-interrupted.pgn", pgn);
+        let d = Dir::new(if first_done { "ctrl-c" } else { "ctrl-c-early" });
+        let (html, out) = (d.file("r.html"), d.file("g.pgn"));
+        let mut child = Command::new(common::BIN)
+            .args([
+                "annotate",
+                file.path(),
+                "--movetime",
+                "100",
+                "--html",
+                &html,
+                "--out",
+                &out,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("forsyth starts");
+        let stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut lines = Vec::new();
+        if first_done {
+            // The PGN of the first game is flushed when it is done.
+            let start = Instant::now();
+            while !std::fs::read_to_string(&out).is_ok_and(|t| t.contains(" *"))
+                && start.elapsed() < common::TIMEOUT
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        } else {
+            // The first progress line: the analysis (and Ctrl-C's handler)
+            // has started.
+            while let Ok(line) = rx.recv_timeout(common::TIMEOUT) {
+                let started = line.contains("game 1 of 1");
+                lines.push(line);
+                if started {
+                    break;
+                }
+            }
+        }
+        let kill = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(kill.success());
+        let status = child.wait().expect("forsyth exits");
+        while let Ok(line) = rx.recv_timeout(common::TIMEOUT) {
+            lines.push(line);
+        }
+        let stderr = lines.join("\n");
+        assert_eq!(status.code(), Some(130), "{stderr}");
+        if first_done {
+            assert_eq!(d.names(), ["g.pgn", "r.html"], "{stderr}");
+            let text = std::fs::read_to_string(&html).unwrap();
+            assert!(text.ends_with("</html>\n"));
+            assert_eq!(text.matches(r#"<section class="game""#).count(), 1);
+            assert!(text.contains(r#"data-game="1""#));
+        } else {
+            assert_eq!(d.names(), ["g.pgn"], "{stderr}");
+            assert!(stderr.contains("no game was finished"), "{stderr}");
+        }
+    }
 }

@@ -321,6 +321,11 @@ pub fn game_section(game: &Game, evals: &[Eval], judgements: &[Judgement]) -> St
         );
     }
     out.push_str("</table>");
+    if game.main.nodes.is_empty() {
+        // No move: nothing to draw or count.
+        out.push_str(r#"<p class="moves">No moves.</p></section>"#);
+        return out;
+    }
     out.push_str(&graph(game, &positions, evals, judgements));
     out.push_str(r#"<p class="note">Evaluation in pawns from White's side after each move, clamped at ±5 (a mate at the edge); dots in colour: <span class="inaccuracy">?! inaccuracy</span>, <span class="mistake">? mistake</span>, <span class="blunder">?? blunder</span>.</p>"#);
     let s = summary(game, judgements);
@@ -428,6 +433,7 @@ pub fn page(title: &str, sections: &[String], budget: Budget) -> String {
 /// in place whole at the end.
 pub struct Report {
     file: Pending,
+    name: String,
     title: String,
     sections: Vec<String>,
     budget: Budget,
@@ -437,6 +443,7 @@ impl Report {
     pub fn create(path: &Path, title: &str, budget: Budget) -> Result<Report, String> {
         Ok(Report {
             file: Pending::create(path)?,
+            name: path.display().to_string(),
             title: title.to_string(),
             sections: Vec::new(),
             budget,
@@ -448,13 +455,11 @@ impl Report {
         self.sections.push(game_section(game, evals, judgements));
     }
 
-    pub fn games(&self) -> usize {
-        self.sections.len()
-    }
-
-    /// Writes the page of the games added; with none, nothing at all.
+    /// Writes the page of the games added; with none (the run was
+    /// stopped during the first game), nothing at all.
     pub fn finish(self) -> Result<(), String> {
         if self.sections.is_empty() {
+            eprintln!("no game was finished: {} not written", self.name);
             return Ok(());
         }
         let text = page(&self.title, &self.sections, self.budget);

@@ -232,7 +232,7 @@ pub enum FenAction {
         #[arg(long)]
         ascii: bool,
     },
-    /// Draw the board as an SVG picture (also spelt `fen --svg FEN`)
+    /// Draw the board as an SVG picture
     #[command(
         long_flag = "svg",
         after_help = "\

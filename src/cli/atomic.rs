@@ -19,6 +19,10 @@ impl Pending {
     /// Creates the temporary file now, so that a folder that does not
     /// exist or cannot be written is found before any long work.
     pub fn create(dest: &Path) -> Result<Pending, String> {
+        // Renaming onto a folder would fail only at the end.
+        if dest.is_dir() {
+            return Err(format!("{}: is a folder", dest.display()));
+        }
         let name = dest
             .file_name()
             .ok_or_else(|| format!("{}: not a file name", dest.display()))?;
@@ -77,6 +81,7 @@ mod tests {
         assert_eq!(std::fs::read(&dest).unwrap(), b"one");
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         assert!(write(&dir.join("no/such/folder.txt"), b"x").is_err());
+        assert!(write(&dir, b"x").unwrap_err().contains("is a folder"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
