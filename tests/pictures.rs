@@ -15,11 +15,12 @@ use std::path::PathBuf;
 const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 /// From the seeds' examples: a bishop and rook ending, move 175.
 const SEED: &str = "8/8/8/1r1B3R/3K1k2/8/8/8 b - - 0 175";
-/// Chess960 start position 0 (BBQNNRKR is 0; this is a common one, with
-/// the king on c1 and rooks on b1 and f1).
+/// A Chess960 start position (king c1, rooks b1 and f1), as in
+/// tests/annotate.rs.
 const CHESS960: &str = "nrkbqrbn/pppppppp/8/8/8/8/PPPPPPPP/NRKBQRBN w FBfb - 0 1";
 
-/// A queen left hanging (6. Qh5?? Nxh5, and 6... d6?? missing it).
+/// A queen left hanging (6. Qh5?? Nxh5, and 6... d6?? missing it), and a
+/// Chess960 game that castles long.
 const BLUNDERS: &str = "\
 [Event \"Hanging queen\"]
 [White \"A\"]
