@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const DATA: &str = "../shared/data";
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// The engine processes: (Threads, MultiPV, Syzygy tables, UCI_Elo with
 /// UCI_LimitStrength on).
@@ -164,8 +164,8 @@ fn sample(rng: &mut Rng, lines: &[String], n: usize) -> Vec<String> {
 
 /// The positions searched, as FENs; every kind the issue names.
 fn positions(rng: &mut Rng) -> Vec<String> {
-    let noob = read_lines(&format!("{DATA}/openings/noob_3moves.epd"));
-    let eight = read_lines(&format!("{DATA}/openings/8moves_v3.epd"));
+    let noob = read_lines(&format!("{DATA}/openings/noob_3moves-every1000.epd"));
+    let eight = read_lines(&format!("{DATA}/openings/8moves_v3-every97.epd"));
     let wac: Vec<String> = read_lines(&format!("{DATA}/epd/wac.epd"))
         .into_iter()
         .filter(|l| l.contains(" bm "))

@@ -1,4 +1,4 @@
-//! EPD: every shared suite reads and round-trips; `forsyth epd` solves a
+//! EPD: every suite of `tests/data/epd/` reads and round-trips; `forsyth epd` solves a
 //! small suite through the binary, reports failures, malformed lines and
 //! Ctrl-C; `epd --write` and the UCI `d` command print EPD.
 
@@ -8,6 +8,8 @@ use common::json::{self, Value};
 use common::{Engine, TIMEOUT, TempFile, run_cli};
 use forsyth::epd::Epd;
 use std::path::PathBuf;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// The lines of a suite that are records (not blank, not `#` comments).
 fn records(text: &str) -> impl Iterator<Item = (usize, &str)> {
@@ -37,7 +39,7 @@ fn read_and_round_trip(path: &str) -> Vec<Epd> {
 
 #[test]
 fn every_shared_test_suite_reads_and_round_trips() {
-    let dir = "../shared/data/epd/";
+    let dir = &format!("{DATA}/epd/");
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|entry| entry.expect("a directory entry").path())
@@ -74,10 +76,8 @@ fn every_shared_test_suite_reads_and_round_trips() {
 
 #[test]
 fn perft_suites_read_as_epd() {
-    for (path, n) in [
-        ("../shared/data/perft/standard.epd", 128),
-        ("../shared/data/perft/chess960.epd", 960),
-    ] {
+    for (name, n) in [("standard.epd", 128), ("chess960.epd", 960)] {
+        let path = &format!("{DATA}/perft/{name}");
         let suite = read_and_round_trip(path);
         assert_eq!(suite.len(), n, "{path}");
         assert!(suite.iter().all(|e| !e.perft_counts().is_empty()), "{path}");
