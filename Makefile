@@ -6,7 +6,9 @@ EXE      ?=
 # Tuned for the machine that builds it (POPCNT, BMI2...). Override with
 # `make NATIVE=` for a portable binary.
 NATIVE   ?= -C target-cpu=native
-PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
+# Cargo's output folder (CARGO_TARGET_DIR when set, as cargo itself reads it).
+TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
+PERFT_SUITES = tests/data/perft/standard.epd tests/data/perft/chess960.epd
 
 .PHONY: all build test perft-suite bench book fuzz stress bestmove-pv long-search hash-rss clean
 
@@ -15,31 +17,45 @@ all: build
 build:
 	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
 ifneq ($(EXE),)
-	cp target/release/forsyth "$(EXE)"
+	cp $(TARGET_DIR)/release/forsyth "$(EXE)"
 endif
 
 # The whole test command (README.md, .ci/run): the Rust tests, then
-# python-chess driving the release binary (tests/client_test.py) and
-# reading what `forsyth annotate` writes (tests/annotate_test.py).
-test:
+# python-chess driving the binary (tests/client_test.py) and reading what
+# `forsyth annotate` writes (tests/annotate_test.py). Everything the tests
+# read is in tests/data/; python-chess comes into a virtual environment of
+# its own under $(TARGET_DIR)/ (made once, removed by `make clean`), so the
+# user's Python is left as it is.
+PYENV        = $(TARGET_DIR)/pyenv
+PYTHON       = $(PYENV)/bin/python3
+PYTHON_CHESS ?= chess==1.11.2
+TEST_BIN     = $(TARGET_DIR)/release/forsyth
+
+test: $(PYENV)/installed
 	$(CARGO) test --release
 	$(CARGO) build --release
-	python3 tests/client_test.py target/release/forsyth
-	python3 tests/annotate_test.py target/release/forsyth
+	$(PYTHON) tests/client_test.py $(TEST_BIN)
+	$(PYTHON) tests/annotate_test.py $(TEST_BIN)
+
+$(PYENV)/installed:
+	@python3 -m venv $(PYENV) || { echo "make: python3 -m venv failed;" \
+	  "on Debian and Ubuntu: apt install python3-venv" >&2; exit 1; }
+	$(PYENV)/bin/pip install -q "$(PYTHON_CHESS)"
+	@touch $@
 
 # Every depth of every perft position (about half an hour on one core).
 perft-suite: build
-	./target/release/forsyth perft-suite $(PERFT_SUITES)
+	$(TARGET_DIR)/release/forsyth perft-suite $(PERFT_SUITES)
 
 bench: build
-	./target/release/forsyth bench
+	$(TARGET_DIR)/release/forsyth bench
 
 # The default opening book: book/*.pgn (curated lines) -> book/forsyth.bin,
 # then a second build to embed the new book in the binary. Byte-for-byte
 # reproducible (tests/book.rs checks the committed file). --strict: an
 # illegal line fails the build instead of being skipped.
 book: build
-	./target/release/forsyth book build --strict --pgn book/*.pgn --out book/forsyth.bin
+	$(TARGET_DIR)/release/forsyth book build --strict --pgn book/*.pgn --out book/forsyth.bin
 	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
 
 # Fuzzing with cargo-fuzz (libFuzzer: needs the nightly toolchain and
