@@ -8,6 +8,8 @@ EXE      ?=
 NATIVE   ?= -C target-cpu=native
 # Cargo's output folder (CARGO_TARGET_DIR when set, as cargo itself reads it).
 TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
+# The profile the tests build with (Cargo.toml: release without LTO).
+TEST_PROFILE ?= testing
 PERFT_SUITES = tests/data/perft/standard.epd tests/data/perft/chess960.epd
 
 .PHONY: all build test perft-suite bench book fuzz stress bestmove-pv long-search hash-rss clean
@@ -29,11 +31,11 @@ endif
 PYENV        = $(TARGET_DIR)/pyenv
 PYTHON       = $(PYENV)/bin/python3
 PYTHON_CHESS ?= chess==1.11.2
-TEST_BIN     = $(TARGET_DIR)/release/forsyth
+TEST_BIN     = $(TARGET_DIR)/$(TEST_PROFILE)/forsyth
 
 test: $(PYENV)/installed
-	$(CARGO) test --release
-	$(CARGO) build --release
+	$(CARGO) test --profile $(TEST_PROFILE)
+	$(CARGO) build --profile $(TEST_PROFILE)
 	$(PYTHON) tests/client_test.py $(TEST_BIN)
 	$(PYTHON) tests/annotate_test.py $(TEST_BIN)
 
@@ -95,20 +97,20 @@ LONG_HASH     ?= 256
 # 10,000 go/stop cycles with Threads=2 (about 3 minutes).
 stress:
 	FORSYTH_STRESS_CYCLES=$(STRESS_CYCLES) FORSYTH_STRESS_SEED=$(STRESS_SEED) \
-		$(CARGO) test --release --test stress -- --nocapture go_stop_cycles
+		$(CARGO) test --profile $(TEST_PROFILE) --test stress -- --nocapture go_stop_cycles
 
 # 20,000 searches stopped at random moments, bestmove and ponder checked
 # against the last PV line (tests/bestmove_pv.rs).
 PV_SEED ?= 2929
 bestmove-pv:
 	FORSYTH_PV_SEED=$(PV_SEED) \
-		$(CARGO) test --release --test bestmove_pv -- --ignored --nocapture bestmove_agrees_with_the_last_pv_long
+		$(CARGO) test --profile $(TEST_PROFILE) --test bestmove_pv -- --ignored --nocapture bestmove_agrees_with_the_last_pv_long
 
 # go infinite for LONG_SECS seconds: memory flat, counters sane.
 long-search:
 	FORSYTH_LONG_SECS=$(LONG_SECS) FORSYTH_LONG_THREADS=$(LONG_THREADS) FORSYTH_LONG_HASH=$(LONG_HASH) \
-		$(CARGO) test --release --test stress -- --ignored --nocapture long_search
+		$(CARGO) test --profile $(TEST_PROFILE) --test stress -- --ignored --nocapture long_search
 
 # Resident memory of Hash 16, 256 and 1024 MB (needs about 1.1 GB free).
 hash-rss:
-	$(CARGO) test --release --test limits -- --ignored --nocapture hash_rss_report
+	$(CARGO) test --profile $(TEST_PROFILE) --test limits -- --ignored --nocapture hash_rss_report
