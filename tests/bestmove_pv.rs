@@ -23,7 +23,7 @@
 
 mod common;
 
-use common::{Engine, Search, TIMEOUT, field, pv};
+use common::{Engine, Search, env_or, field, pv, sleep_ms};
 use forsyth::chess::Position;
 use forsyth::rng::Rng;
 use std::fmt::Write as _;
@@ -123,21 +123,6 @@ impl Pace {
             .map(|_| rng.below(max + 1))
             .min()
             .unwrap_or(0)
-    }
-}
-
-fn env_or(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number")),
-        Err(_) => default,
-    }
-}
-
-fn sleep_ms(ms: usize) {
-    if ms > 0 {
-        std::thread::sleep(Duration::from_millis(ms as u64));
     }
 }
 
@@ -321,7 +306,7 @@ fn run_process(
         assert!(line.starts_with("info string SyzygyPath: "), "{line}");
     }
 
-    for n in 0..searches {
+    for _ in 0..searches {
         if rng.below(10) == 0 {
             e.send("ucinewgame");
         }
@@ -392,11 +377,7 @@ fn run_process(
                 send(&mut e, "stop".into());
             }
         }
-        let lines = e.expect_line_timed(|l| l.starts_with("bestmove"), TIMEOUT, "bestmove");
-        let end = lines.last().expect("the bestmove").at;
-        let s = Search::new(common::texts(lines), end - go_at);
-        assert!(s.error_lines().is_empty(), "search {n}: {:?}", s.lines);
-        s.check_legal(&pos, false);
+        let s = e.answer(&pos, go_at);
         // Exactly one answer: nothing more before readyok.
         e.sync();
         tally.searches += 1;

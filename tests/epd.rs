@@ -5,7 +5,7 @@
 mod common;
 
 use common::json::{self, Value};
-use common::{Engine, TIMEOUT, TempFile, run_cli};
+use common::{Background, Engine, TIMEOUT, TempFile, run_cli};
 use forsyth::epd::Epd;
 use std::path::PathBuf;
 
@@ -182,43 +182,17 @@ fn failures_are_listed_by_id() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_prints_the_summary_of_what_ran() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-
     // A quiet position, so that each search takes its whole second.
     let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am a2a3; id \"p\";\n";
     let suite = TempFile::new("long.epd", line.repeat(20));
-    let mut child = Command::new(common::BIN)
-        .args(["epd", suite.path(), "--movetime", "1000"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("forsyth starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let run = Background::start(&["epd", suite.path(), "--movetime", "1000"]);
     // Interrupt during the second position.
-    let first = rx.recv_timeout(TIMEOUT).expect("a first result line");
+    let first = run.next_line(TIMEOUT).expect("a first result line");
     assert!(first.starts_with("   1/20 p"), "{first}");
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(kill.success());
-    let status = child.wait().expect("forsyth exits");
-    // The reader ends when the pipe closes, after the last line.
-    let mut rest = Vec::new();
-    while let Ok(line) = rx.recv_timeout(TIMEOUT) {
-        rest.push(line);
-    }
+    run.interrupt();
+    let (status, rest, _) = run.wait();
     let rest = rest.join("\n");
-    assert_eq!(status.code(), Some(130), "{rest}");
+    assert_eq!(status, Some(130), "{rest}");
     assert!(
         rest.contains("interrupted: 1 of 20 positions searched"),
         "{rest}"
