@@ -64,6 +64,8 @@ impl Game {
 #[derive(Default, Debug)]
 struct Tally {
     gos: usize,
+    /// `bestmove` lines received (counted by [`Engine`] as it reads them).
+    bestmoves: usize,
     by_kind: [usize; KINDS.len()],
     hash_changes: usize,
     new_games: usize,
@@ -209,6 +211,7 @@ fn run_stress(cycles: usize, seed: u64) -> Tally {
     }
     assert_eq!(e.sync(), Vec::<String>::new());
     assert_eq!(e.bestmoves, tally.gos);
+    tally.bestmoves = e.bestmoves;
     // quit: exit status 0, and no bestmove comes after the last answer.
     e.finish();
     tally
@@ -226,7 +229,7 @@ fn go_stop_cycles() {
          {} Hash changes, {} new games, {} stray stops; \
          slowest bestmove after stop or ucinewgame: {:?}",
         tally.gos,
-        tally.gos,
+        tally.bestmoves,
         tally.hash_changes,
         tally.new_games,
         tally.stray_stops,
