@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Background, Run, TIMEOUT, TempFile, run_cli};
+use common::{Run, TempFile, run_cli};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -435,6 +435,8 @@ fn out_writes_a_file_and_refuses_the_input() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_keeps_the_games_finished() {
+    use common::{Background, TIMEOUT};
+
     // A short game, then a long one that takes seconds.
     let long = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(15);
     let pgn = format!("[Event \"short\"]\n\n1. e4 e5 *\n\n[Event \"long\"]\n\n{long}*\n");

@@ -1,11 +1,12 @@
-//! EPD: every suite of `tests/data/epd/` reads and round-trips; `forsyth epd` solves a
-//! small suite through the binary, reports failures, malformed lines and
-//! Ctrl-C; `epd --write` and the UCI `d` command print EPD.
+//! EPD: every suite of `tests/data/epd/` reads and round-trips; `forsyth
+//! epd` solves a small suite through the binary, reports failures,
+//! malformed lines and Ctrl-C; `epd --write` and the UCI `d` command print
+//! EPD.
 
 mod common;
 
 use common::json::{self, Value};
-use common::{Background, Engine, TIMEOUT, TempFile, run_cli};
+use common::{Engine, TIMEOUT, TempFile, run_cli};
 use forsyth::epd::Epd;
 use std::path::PathBuf;
 
@@ -182,6 +183,8 @@ fn failures_are_listed_by_id() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_prints_the_summary_of_what_ran() {
+    use common::Background;
+
     // A quiet position, so that each search takes its whole second.
     let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am a2a3; id \"p\";\n";
     let suite = TempFile::new("long.epd", line.repeat(20));
