@@ -6,7 +6,11 @@ EXE      ?=
 # Tuned for the machine that builds it (POPCNT, BMI2...). Override with
 # `make NATIVE=` for a portable binary.
 NATIVE   ?= -C target-cpu=native
-PERFT_SUITES = ../shared/data/perft/standard.epd ../shared/data/perft/chess960.epd
+# Cargo's output folder (CARGO_TARGET_DIR when set, as cargo itself reads it).
+TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
+# The profile the tests build with (Cargo.toml: release without LTO).
+TEST_PROFILE ?= testing
+PERFT_SUITES = tests/data/perft/standard.epd tests/data/perft/chess960.epd
 
 .PHONY: all build test perft-suite bench book fuzz stress bestmove-pv long-search hash-rss screenshots clean
 
@@ -15,24 +19,38 @@ all: build
 build:
 	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
 ifneq ($(EXE),)
-	cp target/release/forsyth "$(EXE)"
+	cp $(TARGET_DIR)/release/forsyth "$(EXE)"
 endif
 
 # The whole test command (README.md, .ci/run): the Rust tests, then
-# python-chess driving the release binary (tests/client_test.py) and
-# reading what `forsyth annotate` writes (tests/annotate_test.py).
-test:
-	$(CARGO) test --release
-	$(CARGO) build --release
-	python3 tests/client_test.py target/release/forsyth
-	python3 tests/annotate_test.py target/release/forsyth
+# python-chess driving the binary (tests/client_test.py) and reading what
+# `forsyth annotate` writes (tests/annotate_test.py). Everything the tests
+# read is in tests/data/; python-chess comes into a virtual environment of
+# its own under $(TARGET_DIR)/ (made once, removed by `make clean`), so the
+# user's Python is left as it is.
+PYENV        = $(TARGET_DIR)/pyenv
+PYTHON       = $(PYENV)/bin/python3
+PYTHON_CHESS ?= chess==1.11.2
+TEST_BIN     = $(TARGET_DIR)/$(TEST_PROFILE)/forsyth
+
+test: $(PYENV)/installed
+	$(CARGO) test --profile $(TEST_PROFILE)
+	$(CARGO) build --profile $(TEST_PROFILE)
+	$(PYTHON) tests/client_test.py $(TEST_BIN)
+	$(PYTHON) tests/annotate_test.py $(TEST_BIN)
+
+$(PYENV)/installed:
+	@python3 -m venv $(PYENV) || { echo "make: python3 -m venv failed;" \
+	  "on Debian and Ubuntu: apt install python3-venv" >&2; exit 1; }
+	$(PYENV)/bin/pip install -q "$(PYTHON_CHESS)"
+	@touch $@
 
 # Every depth of every perft position (about half an hour on one core).
 perft-suite: build
-	./target/release/forsyth perft-suite $(PERFT_SUITES)
+	$(TARGET_DIR)/release/forsyth perft-suite $(PERFT_SUITES)
 
 bench: build
-	./target/release/forsyth bench
+	$(TARGET_DIR)/release/forsyth bench
 
 # The pictures README.md shows, docs/diagram.png and docs/report.png: a
 # `fen svg` diagram and an `annotate --html` page rendered by headless
@@ -47,7 +65,7 @@ screenshots: build
 # reproducible (tests/book.rs checks the committed file). --strict: an
 # illegal line fails the build instead of being skipped.
 book: build
-	./target/release/forsyth book build --strict --pgn book/*.pgn --out book/forsyth.bin
+	$(TARGET_DIR)/release/forsyth book build --strict --pgn book/*.pgn --out book/forsyth.bin
 	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" $(CARGO) build --release
 
 # Fuzzing with cargo-fuzz (libFuzzer: needs the nightly toolchain and
@@ -87,20 +105,20 @@ LONG_HASH     ?= 256
 # 10,000 go/stop cycles with Threads=2 (about 3 minutes).
 stress:
 	FORSYTH_STRESS_CYCLES=$(STRESS_CYCLES) FORSYTH_STRESS_SEED=$(STRESS_SEED) \
-		$(CARGO) test --release --test stress -- --nocapture go_stop_cycles
+		$(CARGO) test --profile $(TEST_PROFILE) --test stress -- --nocapture go_stop_cycles
 
 # 20,000 searches stopped at random moments, bestmove and ponder checked
 # against the last PV line (tests/bestmove_pv.rs).
 PV_SEED ?= 2929
 bestmove-pv:
 	FORSYTH_PV_SEED=$(PV_SEED) \
-		$(CARGO) test --release --test bestmove_pv -- --ignored --nocapture bestmove_agrees_with_the_last_pv_long
+		$(CARGO) test --profile $(TEST_PROFILE) --test bestmove_pv -- --ignored --nocapture bestmove_agrees_with_the_last_pv_long
 
 # go infinite for LONG_SECS seconds: memory flat, counters sane.
 long-search:
 	FORSYTH_LONG_SECS=$(LONG_SECS) FORSYTH_LONG_THREADS=$(LONG_THREADS) FORSYTH_LONG_HASH=$(LONG_HASH) \
-		$(CARGO) test --release --test stress -- --ignored --nocapture long_search
+		$(CARGO) test --profile $(TEST_PROFILE) --test stress -- --ignored --nocapture long_search
 
 # Resident memory of Hash 16, 256 and 1024 MB (needs about 1.1 GB free).
 hash-rss:
-	$(CARGO) test --release --test limits -- --ignored --nocapture hash_rss_report
+	$(CARGO) test --profile $(TEST_PROFILE) --test limits -- --ignored --nocapture hash_rss_report

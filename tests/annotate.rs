@@ -435,49 +435,25 @@ fn out_writes_a_file_and_refuses_the_input() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_keeps_the_games_finished() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
+    use common::{Background, TIMEOUT};
 
     // A short game, then a long one that takes seconds.
     let long = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(15);
     let pgn = format!("[Event \"short\"]\n\n1. e4 e5 *\n\n[Event \"long\"]\n\n{long}*\n");
     let file = TempFile::new("interrupted.pgn", pgn);
-    let mut child = Command::new(common::BIN)
-        .args(["annotate", file.path(), "--movetime", "100"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("forsyth starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let run = Background::start(&["annotate", file.path(), "--movetime", "100"]);
     // The first game ends with its result and a blank line.
     let mut first = Vec::new();
-    while let Ok(line) = rx.recv_timeout(common::TIMEOUT) {
+    while let Some(line) = run.next_line(TIMEOUT) {
         let end = line.ends_with(" *");
         first.push(line);
         if end {
             break;
         }
     }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(kill.success());
-    let output = child.wait_with_output().expect("forsyth exits");
-    let mut rest = Vec::new();
-    while let Ok(line) = rx.recv_timeout(common::TIMEOUT) {
-        rest.push(line);
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    run.interrupt();
+    let (status, rest, stderr) = run.wait();
+    assert_eq!(status, Some(130), "{stderr}");
     assert_eq!(first[0], "[Event \"short\"]");
     assert_eq!(rest, [""], "only the blank line after the first game");
     assert!(

@@ -23,14 +23,14 @@
 
 mod common;
 
-use common::{Engine, Search, TIMEOUT, field, pv};
+use common::{Engine, Search, env_or, field, pv, sleep_ms};
 use forsyth::chess::Position;
 use forsyth::rng::Rng;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-const DATA: &str = "../shared/data";
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// The engine processes: (Threads, MultiPV, Syzygy tables, UCI_Elo with
 /// UCI_LimitStrength on).
@@ -126,21 +126,6 @@ impl Pace {
     }
 }
 
-fn env_or(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number")),
-        Err(_) => default,
-    }
-}
-
-fn sleep_ms(ms: usize) {
-    if ms > 0 {
-        std::thread::sleep(Duration::from_millis(ms as u64));
-    }
-}
-
 fn read_lines(path: &str) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
@@ -164,8 +149,8 @@ fn sample(rng: &mut Rng, lines: &[String], n: usize) -> Vec<String> {
 
 /// The positions searched, as FENs; every kind the issue names.
 fn positions(rng: &mut Rng) -> Vec<String> {
-    let noob = read_lines(&format!("{DATA}/openings/noob_3moves.epd"));
-    let eight = read_lines(&format!("{DATA}/openings/8moves_v3.epd"));
+    let noob = read_lines(&format!("{DATA}/openings/noob_3moves-every1000.epd"));
+    let eight = read_lines(&format!("{DATA}/openings/8moves_v3-every97.epd"));
     let wac: Vec<String> = read_lines(&format!("{DATA}/epd/wac.epd"))
         .into_iter()
         .filter(|l| l.contains(" bm "))
@@ -321,7 +306,7 @@ fn run_process(
         assert!(line.starts_with("info string SyzygyPath: "), "{line}");
     }
 
-    for n in 0..searches {
+    for _ in 0..searches {
         if rng.below(10) == 0 {
             e.send("ucinewgame");
         }
@@ -392,11 +377,7 @@ fn run_process(
                 send(&mut e, "stop".into());
             }
         }
-        let lines = e.expect_line_timed(|l| l.starts_with("bestmove"), TIMEOUT, "bestmove");
-        let end = lines.last().expect("the bestmove").at;
-        let s = Search::new(common::texts(lines), end - go_at);
-        assert!(s.error_lines().is_empty(), "search {n}: {:?}", s.lines);
-        s.check_legal(&pos, false);
+        let s = e.answer(&pos, go_at);
         // Exactly one answer: nothing more before readyok.
         e.sync();
         tally.searches += 1;

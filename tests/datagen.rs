@@ -234,7 +234,10 @@ fn book_openings_and_text_conversion() {
             "--games",
             "2",
             "--openings",
-            "../shared/data/openings/8moves_v3.epd",
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/openings/8moves_v3-every97.epd"
+            ),
             "--random-plies",
             "2",
         ],

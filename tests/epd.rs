@@ -1,6 +1,7 @@
-//! EPD: every shared suite reads and round-trips; `forsyth epd` solves a
-//! small suite through the binary, reports failures, malformed lines and
-//! Ctrl-C; `epd --write` and the UCI `d` command print EPD.
+//! EPD: every suite of `tests/data/epd/` reads and round-trips; `forsyth
+//! epd` solves a small suite through the binary, reports failures,
+//! malformed lines and Ctrl-C; `epd --write` and the UCI `d` command print
+//! EPD.
 
 mod common;
 
@@ -8,6 +9,8 @@ use common::json::{self, Value};
 use common::{Engine, TIMEOUT, TempFile, run_cli};
 use forsyth::epd::Epd;
 use std::path::PathBuf;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 
 /// The lines of a suite that are records (not blank, not `#` comments).
 fn records(text: &str) -> impl Iterator<Item = (usize, &str)> {
@@ -37,7 +40,7 @@ fn read_and_round_trip(path: &str) -> Vec<Epd> {
 
 #[test]
 fn every_shared_test_suite_reads_and_round_trips() {
-    let dir = "../shared/data/epd/";
+    let dir = &format!("{DATA}/epd/");
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|entry| entry.expect("a directory entry").path())
@@ -74,10 +77,8 @@ fn every_shared_test_suite_reads_and_round_trips() {
 
 #[test]
 fn perft_suites_read_as_epd() {
-    for (path, n) in [
-        ("../shared/data/perft/standard.epd", 128),
-        ("../shared/data/perft/chess960.epd", 960),
-    ] {
+    for (name, n) in [("standard.epd", 128), ("chess960.epd", 960)] {
+        let path = &format!("{DATA}/perft/{name}");
         let suite = read_and_round_trip(path);
         assert_eq!(suite.len(), n, "{path}");
         assert!(suite.iter().all(|e| !e.perft_counts().is_empty()), "{path}");
@@ -182,43 +183,19 @@ fn failures_are_listed_by_id() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_prints_the_summary_of_what_ran() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
+    use common::Background;
 
     // A quiet position, so that each search takes its whole second.
     let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am a2a3; id \"p\";\n";
     let suite = TempFile::new("long.epd", line.repeat(20));
-    let mut child = Command::new(common::BIN)
-        .args(["epd", suite.path(), "--movetime", "1000"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("forsyth starts");
-    let stdout = child.stdout.take().expect("piped stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let run = Background::start(&["epd", suite.path(), "--movetime", "1000"]);
     // Interrupt during the second position.
-    let first = rx.recv_timeout(TIMEOUT).expect("a first result line");
+    let first = run.next_line(TIMEOUT).expect("a first result line");
     assert!(first.starts_with("   1/20 p"), "{first}");
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(kill.success());
-    let status = child.wait().expect("forsyth exits");
-    // The reader ends when the pipe closes, after the last line.
-    let mut rest = Vec::new();
-    while let Ok(line) = rx.recv_timeout(TIMEOUT) {
-        rest.push(line);
-    }
+    run.interrupt();
+    let (status, rest, _) = run.wait();
     let rest = rest.join("\n");
-    assert_eq!(status.code(), Some(130), "{rest}");
+    assert_eq!(status, Some(130), "{rest}");
     assert!(
         rest.contains("interrupted: 1 of 20 positions searched"),
         "{rest}"

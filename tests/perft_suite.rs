@@ -1,4 +1,4 @@
-//! Perft on the shared suites: every position, at every listed depth whose
+//! Perft on the suites of `tests/data/perft/`: every position, at every listed depth whose
 //! count is small enough for CI (`make perft-suite` runs all depths).
 
 use forsyth::chess::perft::perft;
@@ -6,6 +6,8 @@ use forsyth::epd::Epd;
 
 /// Depths with more leaves than this are left to `make perft-suite`.
 const MAX_LEAVES: u64 = 5_000_000;
+
+const SUITES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft");
 
 fn run_suite(path: &str) -> (usize, u64) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -31,14 +33,14 @@ fn run_suite(path: &str) -> (usize, u64) {
 
 #[test]
 fn standard_suite() {
-    let (positions, leaves) = run_suite("../shared/data/perft/standard.epd");
+    let (positions, leaves) = run_suite(&format!("{SUITES}/standard.epd"));
     assert_eq!(positions, 128);
     assert!(leaves > 1_000_000);
 }
 
 #[test]
 fn chess960_suite() {
-    let (positions, leaves) = run_suite("../shared/data/perft/chess960.epd");
+    let (positions, leaves) = run_suite(&format!("{SUITES}/chess960.epd"));
     assert_eq!(positions, 960);
     assert!(leaves > 10_000_000);
 }

@@ -163,11 +163,9 @@ fn san_write_then_read_is_the_identity() {
 #[test]
 fn generated_moves_equal_naive_moves_on_the_perft_suites() {
     let mut checked = 0;
-    for path in [
-        "../shared/data/perft/standard.epd",
-        "../shared/data/perft/chess960.epd",
-    ] {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for name in ["standard.epd", "chess960.epd"] {
+        let path = format!("{}/tests/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let fen = line.split(';').next().unwrap_or(line);
             let (pos, _) = Position::from_fen(fen).unwrap_or_else(|e| panic!("{line}: {e}"));

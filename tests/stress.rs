@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{Engine, Search, TIMEOUT};
+use common::{Engine, Search, TIMEOUT, env_or, sleep_ms};
 use forsyth::chess::Position;
 use forsyth::rng::Rng;
 use std::time::{Duration, Instant};
@@ -64,6 +64,8 @@ impl Game {
 #[derive(Default, Debug)]
 struct Tally {
     gos: usize,
+    /// `bestmove` lines received (counted by [`Engine`] as it reads them).
+    bestmoves: usize,
     by_kind: [usize; KINDS.len()],
     hash_changes: usize,
     new_games: usize,
@@ -84,32 +86,11 @@ const KINDS: [&str; 8] = [
     "go infinite + ucinewgame",
 ];
 
-fn env_or(name: &str, default: u64) -> u64 {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v}: not a number")),
-        Err(_) => default,
-    }
-}
-
-fn sleep_ms(ms: usize) {
-    if ms > 0 {
-        std::thread::sleep(Duration::from_millis(ms as u64));
-    }
-}
-
 /// Reads up to the `bestmove` of the running search and checks it (and its
 /// ponder move and PVs) against `pos`; no error lines allowed. The
 /// search's `elapsed` is counted from the last command sent.
 fn answer(e: &mut Engine, pos: &Position) -> Search {
-    let since = e.sent_at;
-    let lines = e.expect_line_timed(|l| l.starts_with("bestmove"), TIMEOUT, "bestmove");
-    let at = lines.last().expect("the bestmove").at;
-    let s = Search::new(common::texts(lines), at.saturating_duration_since(since));
-    assert!(s.error_lines().is_empty(), "{:?}", s.lines);
-    s.check_legal(pos, false);
-    s
+    e.answer(pos, e.sent_at)
 }
 
 fn run_stress(cycles: usize, seed: u64) -> Tally {
@@ -230,6 +211,7 @@ fn run_stress(cycles: usize, seed: u64) -> Tally {
     }
     assert_eq!(e.sync(), Vec::<String>::new());
     assert_eq!(e.bestmoves, tally.gos);
+    tally.bestmoves = e.bestmoves;
     // quit: exit status 0, and no bestmove comes after the last answer.
     e.finish();
     tally
@@ -247,7 +229,7 @@ fn go_stop_cycles() {
          {} Hash changes, {} new games, {} stray stops; \
          slowest bestmove after stop or ucinewgame: {:?}",
         tally.gos,
-        tally.gos,
+        tally.bestmoves,
         tally.hash_changes,
         tally.new_games,
         tally.stray_stops,

@@ -1,6 +1,6 @@
 //! Syzygy tablebases over UCI: the options, the scores and moves they
 //! give, and a bad `SyzygyPath`. Uses the small tables (up to four pieces)
-//! in `../shared/data/syzygy/`.
+//! in `tests/data/syzygy/`.
 
 mod common;
 
@@ -8,7 +8,7 @@ use common::{Engine, Search, field, num_field, position, score};
 use forsyth::chess::{Move, Position};
 use forsyth::tablebase::{Tablebases, Wdl};
 
-const TABLES: &str = "../shared/data/syzygy";
+const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
 /// An engine with the tables loaded (and the load confirmed).
 fn with_tables() -> Engine {

@@ -25,7 +25,7 @@
 //!
 //! # Correctness
 //!
-//! Every position of `../shared/data/perft/standard.epd` (128) and
+//! Every position of `tests/data/perft/standard.epd` (128) and
 //! `chess960.epd` (960) matches at every listed depth (`make perft-suite`
 //! prints `1088 positions passed, 0 failed`). `cargo test` checks all 1,088
 //! positions at every depth up to 5 million leaves, `is_legal` against the

@@ -410,8 +410,8 @@ mod tests {
 
     #[test]
     fn every_chess960_suite_position_survives() {
-        let text = std::fs::read_to_string("../shared/data/perft/chess960.epd")
-            .unwrap_or_else(|e| panic!("chess960.epd: {e}"));
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft/chess960.epd");
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let mut n = 0;
         for line in text.lines() {
             let fen = line.split(';').next().unwrap_or("").trim();

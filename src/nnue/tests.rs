@@ -15,7 +15,7 @@ fn position(fen: &str) -> Position {
 fn suite_fens() -> Vec<String> {
     let mut fens = Vec::new();
     for file in ["standard.epd", "chess960.epd"] {
-        let path = format!("../shared/data/perft/{file}");
+        let path = format!("{}/tests/data/perft/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             fens.push(line.split(';').next().unwrap_or("").trim().to_string());

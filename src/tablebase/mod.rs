@@ -26,7 +26,7 @@
 //! Stockfish does, because reading through the file system costs system
 //! calls on every probe. A WDL probe, conversion included, takes about
 //! 1.2 µs, a DTZ probe about 11 µs (the 200 positions of
-//! `../shared/data/syzygy/endgame.epd`, tables in memory).
+//! `tests/data/syzygy/endgame.epd`, tables in memory).
 //!
 //! # Loading
 //!

@@ -1,10 +1,10 @@
-//! Probes against the small tables in `../shared/data/syzygy/` (up to four
+//! Probes against the small tables in `tests/data/syzygy/` (up to four
 //! pieces) and the known results of `endgame.epd`.
 
 use super::*;
 use std::sync::OnceLock;
 
-const TABLES: &str = "../shared/data/syzygy";
+const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 
 fn tables() -> &'static Tablebases {
     static TB: OnceLock<Tablebases> = OnceLock::new();

@@ -4,15 +4,18 @@
 //! timestamps each stdout line and hands it over a channel, so that every
 //! wait has a timeout and a test fails instead of hanging. The child is
 //! killed when the `Engine` is dropped, even when a test panics.
+//! [`Background`] does the same for a one-shot command (`forsyth epd`,
+//! `forsyth annotate`) that a test reads as it runs and interrupts.
 
 #![allow(dead_code)] // Each test binary uses its own subset.
 
 pub mod json;
 
 use forsyth::chess::{Move, Position};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// The path of the binary under test.
@@ -274,6 +277,22 @@ impl Engine {
         search
     }
 
+    /// Reads up to the `bestmove` of the running search, timed from
+    /// `since`, and checks it: no error line, and the best move, the
+    /// ponder move and every PV legal in `pos`.
+    pub fn answer(&mut self, pos: &Position, since: Instant) -> Search {
+        let lines = self.expect_line_timed(|l| l.starts_with("bestmove"), TIMEOUT, "bestmove");
+        let at = lines.last().expect("the bestmove").at;
+        let search = Search::new(texts(lines), at.saturating_duration_since(since));
+        assert!(
+            search.error_lines().is_empty(),
+            "error lines; last lines:\n{}",
+            self.context()
+        );
+        search.check_legal(pos, self.chess960);
+        search
+    }
+
     /// Sends `quit` and checks that the process ends within `limit`.
     pub fn quit(&mut self, limit: Duration) -> Duration {
         self.send("quit");
@@ -328,6 +347,102 @@ impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A one-shot command run in the background: its stdout lines come over a
+/// channel as they are written, its stderr is gathered on a thread, and
+/// it can be interrupted as Ctrl-C would. Killed if dropped while running.
+pub struct Background {
+    child: Child,
+    rx: Receiver<String>,
+    stderr: Option<JoinHandle<String>>,
+}
+
+impl Background {
+    /// Starts the binary with `args` (stdin empty).
+    pub fn start(args: &[&str]) -> Background {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        Background {
+            child,
+            rx,
+            stderr: Some(stderr),
+        }
+    }
+
+    /// The next stdout line, or `None` if none comes within `timeout` or
+    /// the output has ended.
+    pub fn next_line(&self, timeout: Duration) -> Option<String> {
+        self.rx.recv_timeout(timeout).ok()
+    }
+
+    /// Sends SIGINT, as Ctrl-C in a terminal does.
+    #[cfg(unix)]
+    pub fn interrupt(&self) {
+        let kill = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(kill.success(), "kill -INT: {kill}");
+    }
+
+    /// Waits for the process to end: its exit code, the stdout lines not
+    /// read yet, and everything it wrote to stderr.
+    pub fn wait(mut self) -> (Option<i32>, Vec<String>, String) {
+        let status = self.child.wait().expect("the process ends");
+        // The reader ends when the pipe closes, after the last line.
+        let mut rest = Vec::new();
+        while let Some(line) = self.next_line(TIMEOUT) {
+            rest.push(line);
+        }
+        let stderr = self.stderr.take().expect("stderr not yet read");
+        let stderr = stderr.join().expect("the stderr reader");
+        (status.code(), rest, stderr)
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A number from the environment variable `name`, or `default` when it is
+/// not set (a count or a seed for a longer run).
+pub fn env_or(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: not a number")),
+        Err(_) => default,
+    }
+}
+
+pub fn sleep_ms(ms: usize) {
+    if ms > 0 {
+        std::thread::sleep(Duration::from_millis(ms as u64));
     }
 }
 
