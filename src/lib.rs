@@ -3,8 +3,10 @@
 //! Module map:
 //! - [`chess`]: the rules (board, FEN, moves, move generation, perft, SAN).
 //!   Depends on nothing else of ours.
-//! - [`eval`]: the hand-written static evaluation and the WDL model.
-//! - [`nnue`]: the evaluation network (file, accumulators, forward pass).
+//! - [`score`]: score units: mate constants, the WDL model and the
+//!   normalisation of reported scores (below the search and the network).
+//! - [`nnue`]: the evaluation, a neural network (file, accumulators,
+//!   forward pass).
 //! - [`search`]: alpha-beta search, transposition table, time management,
 //!   search threads, playing at a chosen strength (`search::strength`).
 //! - [`uci`]: the UCI front end (command parsing, output formatting, the loop).
@@ -16,7 +18,6 @@
 //! - [`progress`]: progress bars of the long commands (`indicatif`).
 //! - [`tablebase`]: Syzygy endgame tablebases (probing, ranking root moves).
 //! - [`rng`]: SplitMix64, for the tools that need chance.
-//! - [`tune`]: the Texel tuner that fits the evaluation to that data (`forsyth tune`).
 //! - [`train`]: the network's trainer, on the CPU (`forsyth train`).
 //! - [`epd`]: EPD records (reading, writing) and the test-suite runner.
 //! - [`cli`]: the command line for scripts (`analyse`, `epd`, `fen`).
@@ -30,14 +31,13 @@ pub mod cli;
 pub mod datagen;
 pub mod diagram;
 pub mod epd;
-pub mod eval;
 pub mod fuzz;
 pub mod nnue;
 pub mod pgn;
 pub mod progress;
 pub mod rng;
+pub mod score;
 pub mod search;
 pub mod tablebase;
 pub mod train;
-pub mod tune;
 pub mod uci;

@@ -7,7 +7,6 @@ use forsyth::chess::Position;
 use forsyth::chess::perft;
 use forsyth::cli::args::{
     BookAction, BookBuildArgs, BookProbeArgs, Cli, Command, DatagenAction, DatagenArgs, PerftArgs,
-    TuneArgs,
 };
 use forsyth::cli::{self, epd::Finish};
 use forsyth::datagen;
@@ -37,7 +36,6 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => cmd_bench(a.depth),
         Some(Command::Perft(a)) => cmd_perft(&a),
         Some(Command::PerftSuite(a)) => cmd_perft_suite(&a.files),
-        Some(Command::Tune(a)) => cmd_tune(&a),
         Some(Command::Train(a)) => train::run(&a.options())
             .map(|_| ())
             .map_err(|e| e.to_string()),
@@ -69,7 +67,7 @@ fn main() -> ExitCode {
 }
 
 fn cmd_bench(depth: u32) -> Result<(), String> {
-    let (nodes, time) = bench::run(depth, forsyth::search::SearchOptions::default().use_nnue)?;
+    let (nodes, time) = bench::run(depth)?;
     let ms = time.as_millis().max(1) as u64;
     println!("Positions:  {}", bench::POSITIONS.len());
     println!("Depth:      {depth}");
@@ -242,18 +240,4 @@ fn cmd_perft_suite(files: &[String]) -> Result<(), String> {
     } else {
         Ok(())
     }
-}
-
-fn cmd_tune(args: &TuneArgs) -> Result<(), String> {
-    let options = args.options();
-    let report = forsyth::tune::run(&options)?;
-    println!(
-        "{} positions, K {:.4}, validation error {:.6} -> {:.6}, written to {}",
-        report.positions,
-        report.k,
-        report.validation_before,
-        report.validation_after,
-        options.out.display()
-    );
-    Ok(())
 }

@@ -1,4 +1,4 @@
-//! Progress of the long commands (`datagen`, `epd`, `tune`, `train`,
+//! Progress of the long commands (`datagen`, `epd`, `train`,
 //! `book build`, `annotate`)
 //! on stderr: an `indicatif` bar when stderr is a terminal, and nothing of
 //! it otherwise, where each command keeps writing the plain lines that logs
@@ -15,9 +15,6 @@ pub mod templates {
     /// `forsyth datagen`: games; the message has positions and speed.
     pub const DATAGEN: &str =
         "games {pos}/{len} [{wide_bar}] {msg}  elapsed {elapsed_precise}  left {eta_precise}";
-    /// `forsyth tune`: batches of all epochs; the message names the epoch.
-    pub const TUNE: &str =
-        "tune: {msg} [{wide_bar}] {percent}%  {elapsed_precise}, about {eta} left";
     /// `forsyth train`: batches of all epochs; the message has the epoch,
     /// speed and loss.
     pub const TRAIN: &str =
@@ -107,7 +104,6 @@ mod tests {
         for template in [
             crate::progress::templates::EPD,
             crate::progress::templates::DATAGEN,
-            crate::progress::templates::TUNE,
             crate::progress::templates::TRAIN,
             crate::progress::templates::BOOK,
             crate::progress::templates::ANNOTATE,

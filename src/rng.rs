@@ -1,5 +1,5 @@
 //! A small random number generator (SplitMix64) for the tools that need
-//! chance: book move choice, data-generation openings, the tuner's
+//! chance: book move choice, data-generation openings, the trainer's
 //! shuffles. A chess engine needs no more, and it keeps us free of a
 //! dependency. (The Zobrist keys use the same step at compile time, inside
 //! `chess`, which depends on nothing else of ours.)

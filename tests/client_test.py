@@ -47,7 +47,6 @@ def check_options(engine):
         "SyzygyProbeDepth": ("spin", 1, 1, 100),
         "Syzygy50MoveRule": ("check", True, None, None),
         "SyzygyProbeLimit": ("spin", 7, 0, 7),
-        "Use NNUE": ("check", False, None, None),
         "EvalFile": ("string", "<empty>", None, None),
     }
     check(set(opts) == set(expected), f"options are {sorted(expected)}")

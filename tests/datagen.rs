@@ -3,8 +3,7 @@
 //! text files agree record for record, every record is a quiet position
 //! with the result of its own game, a resumed run adds new games after the
 //! old ones, a torn tail from a kill is cut off, and one thread with a
-//! fixed seed writes the same bytes every time. The last tests hand such
-//! a file to `forsyth tune`.
+//! fixed seed writes the same bytes every time.
 
 use forsyth::datagen::Progress;
 use forsyth::datagen::format::{self, GameResult, PackedPosition, RECORD_BYTES};
@@ -289,124 +288,82 @@ fn bad_invocations_fail_without_writing() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("record 0"));
 }
 
-/// `forsyth tune --without` tunes from a datagen file with the named terms
-/// held at zero, and says so in the values file it writes.
+/// `--eval-file` chooses the network that plays and scores: the built-in
+/// network's own file plays the default's games, another network other
+/// games, and a file that is no network is refused before anything is
+/// written.
 #[test]
-fn tune_without_holds_terms_at_zero() {
-    let dir = Scratch::new("tune");
-    let out = dir.out();
-    datagen(&out, &["--games", "3"]);
-    let bin = file(&out, ".bin");
-    let values = dir.0.join("values.rs");
-    let output = forsyth(&[
-        "tune",
-        "--data",
-        &bin.to_string_lossy(),
-        "--epochs",
-        "2",
-        "--without",
-        "threats,PASSED_FREE",
-        "--out",
-        &values.to_string_lossy(),
-    ]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let held = "THREAT_BY_PAWN, THREAT_BY_MINOR, THREAT_BY_ROOK, HANGING, PASSED_FREE";
-    assert!(
-        stderr.contains(&format!("held at zero: {held}")),
-        "{stderr}"
-    );
-    let text = std::fs::read_to_string(&values).unwrap();
-    assert!(text.contains(&format!("//! Held at zero (--without): {held}.")));
-    // Each block's values follow its `// NAME` line.
-    let mut block = "";
-    let mut checked = 0;
-    for line in text.lines().map(str::trim) {
-        if let Some(name) = line.strip_prefix("// ") {
-            block = name;
-        } else if line.starts_with("s(") {
-            let cells = line.matches("s(").count();
-            if held.split(", ").any(|b| b == block) {
-                assert_eq!(line.matches("s(0, 0)").count(), cells, "{block}: {line}");
-                checked += cells;
-            } else if block == "MATERIAL" {
-                assert_eq!(line.matches("s(0, 0)").count(), 0, "{line}");
-            }
-        }
-    }
-    assert_eq!(checked, 4 + 5 + 5 + 1 + 8, "every held value seen");
-
-    let output = forsyth(&[
-        "tune",
-        "--data",
-        &bin.to_string_lossy(),
-        "--without",
-        "speed",
-    ]);
-    assert!(!output.status.success());
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&output.stderr)
-            .contains("invalid value 'speed' for '--without <TERM[,TERM...]>': no term 'speed'")
-    );
-}
-
-/// `--lr-decay F` multiplies the learning rate by F after each epoch: the
-/// first epoch is the one a constant rate gives, the values file says so,
-/// and a factor outside (0, 1] is refused.
-#[test]
-fn tune_lr_decay_starts_from_the_given_rate() {
-    let dir = Scratch::new("decay");
-    let out = dir.out();
-    datagen(&out, &["--games", "3"]);
-    let bin = file(&out, ".bin");
-    let tune = |name: &str, extra: &[&str]| {
-        let values = dir.0.join(name);
-        let mut args = vec![
-            "tune".to_string(),
-            "--data".into(),
-            bin.to_string_lossy().into_owned(),
-            "--lr".into(),
-            "2".into(),
-            "--out".into(),
-            values.to_string_lossy().into_owned(),
-        ];
-        args.extend(extra.iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let output = forsyth(&args);
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        (
-            output.status.success(),
-            stderr,
-            std::fs::read_to_string(&values).ok(),
-        )
-    };
-    let body = |text: &str| -> String {
-        text.lines()
-            .filter(|l| !l.starts_with("//!"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let (ok, err, constant) = tune("constant1.rs", &["--epochs", "1"]);
-    assert!(ok, "{err}");
-    let (ok, err, decayed) = tune("decayed1.rs", &["--epochs", "1", "--lr-decay", "0.5"]);
-    assert!(ok, "{err}");
-    let (constant, decayed) = (constant.unwrap(), decayed.unwrap());
+fn eval_file_chooses_the_network() {
+    let dir = Scratch::new("evalfile");
+    let (a, b) = (dir.0.join("a"), dir.0.join("b"));
+    let default = datagen(&a, &["--games", "2"]);
+    let embedded = concat!(env!("CARGO_MANIFEST_DIR"), "/net/forsyth.nnue");
+    let same = datagen(&b, &["--games", "2", "--eval-file", embedded]);
     assert_eq!(
-        body(&constant),
-        body(&decayed),
-        "the first epoch runs at --lr"
+        std::fs::read(file(&a, ".bin")).unwrap(),
+        std::fs::read(file(&b, ".bin")).unwrap()
     );
-    assert!(decayed.contains("//! Learning rate 2, times 0.5 after each epoch (--lr-decay)."));
-    assert!(!constant.contains("--lr-decay"));
+    let header = |o: &Output| -> String {
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let line = err.lines().next().unwrap_or_default().to_string();
+        line.rsplit_once(", network ")
+            .map(|(_, hash)| hash.to_string())
+            .unwrap_or_else(|| panic!("no network in {line:?}"))
+    };
+    assert_eq!(header(&default), header(&same));
+    assert_eq!(header(&default).len(), 16);
 
-    let (_, _, constant) = tune("constant3.rs", &["--epochs", "3"]);
-    let (_, _, decayed) = tune("decayed3.rs", &["--epochs", "3", "--lr-decay", "0.5"]);
-    assert_ne!(body(&constant.unwrap()), body(&decayed.unwrap()));
+    // A network of its own, trained on those two games in a moment.
+    let net = dir.0.join("tiny.nnue");
+    let bin = file(&a, ".bin");
+    let trained = forsyth(&[
+        "train",
+        "--data",
+        &bin.to_string_lossy(),
+        "--out",
+        &net.to_string_lossy(),
+        "--epochs",
+        "1",
+        "--min-ply",
+        "0",
+        "--validation-every",
+        "0",
+    ]);
+    assert!(
+        trained.status.success(),
+        "{}",
+        String::from_utf8_lossy(&trained.stderr)
+    );
+    let c = dir.0.join("c");
+    let other = datagen(&c, &["--games", "2", "--eval-file", &net.to_string_lossy()]);
+    assert_ne!(header(&other), header(&default));
+    assert_ne!(
+        std::fs::read(file(&a, ".bin")).unwrap(),
+        std::fs::read(file(&c, ".bin")).unwrap()
+    );
 
-    for bad in ["0", "1.5", "x"] {
-        let (ok, err, written) = tune(&format!("bad{bad}.rs"), &["--lr-decay", bad]);
-        assert!(!ok && written.is_none(), "--lr-decay {bad}: {err}");
-        assert!(err.contains("--lr-decay"), "{err}");
+    // Not a network, or no file at all: exit status 2, nothing written.
+    let text = dir.0.join("text.nnue");
+    std::fs::write(&text, "not a network\n").unwrap();
+    for bad in [text.clone(), dir.0.join("missing.nnue")] {
+        let d = dir.0.join("d");
+        let output = forsyth(&[
+            "datagen",
+            "--out",
+            &d.to_string_lossy(),
+            "--games",
+            "1",
+            "--eval-file",
+            &bad.to_string_lossy(),
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            err.contains(&format!("--eval-file {}: ", bad.display())),
+            "{err}"
+        );
+        for ext in [".bin", ".txt", ".progress"] {
+            assert!(!file(&d, ext).exists(), "{ext}");
+        }
     }
 }

@@ -1,9 +1,9 @@
-//! The evaluation network through UCI: `Use NNUE`, `EvalFile` (a bad file
-//! is refused and the network kept), `eval`, and searches with it.
+//! The evaluation network through UCI: `EvalFile` (a bad file is refused
+//! and the network kept), `eval`, and searches with it.
 
 mod common;
 
-use common::{Engine, TIMEOUT, TempFile, position};
+use common::{BIN, Engine, TIMEOUT, TempFile, position};
 
 const MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8";
 
@@ -31,7 +31,6 @@ fn final_score(line: &str) -> f64 {
 #[test]
 fn eval_shows_the_network_and_flip_negates_it() {
     let mut e = Engine::started();
-    e.send("setoption name Use NNUE value true");
     e.send(&format!("position fen {MIDDLEGAME}"));
     e.send("eval");
     let lines = e.read_until("Final evaluation:", TIMEOUT);
@@ -55,7 +54,6 @@ fn eval_shows_the_network_and_flip_negates_it() {
 #[test]
 fn a_bad_eval_file_is_refused_and_the_network_kept() {
     let mut e = Engine::started();
-    e.send("setoption name Use NNUE value true");
     e.send(&format!("position fen {MIDDLEGAME}"));
     let (name, score) = network_eval(&mut e);
     let net = std::fs::read("net/forsyth.nnue").unwrap();
@@ -123,7 +121,6 @@ fn a_bad_eval_file_is_refused_and_the_network_kept() {
 #[test]
 fn searches_with_the_network_play_legal_moves() {
     let mut e = Engine::started();
-    e.send("setoption name Use NNUE value true");
     for (fen, moves) in [
         (None, vec![]),
         (Some(MIDDLEGAME), vec![]),
@@ -155,10 +152,10 @@ fn searches_with_the_network_play_legal_moves() {
     e.finish();
 }
 
-/// UCI `bench` follows `Use NNUE`: the network's search is another (a node
-/// count of its own), the same on every run.
+/// UCI `bench` is the command line's: the same positions, depth and node
+/// count, the same on every run.
 #[test]
-fn bench_follows_use_nnue() {
+fn uci_bench_is_the_command_lines() {
     let mut e = Engine::started();
     let nodes = |e: &mut Engine| -> u64 {
         e.send("bench 6");
@@ -168,12 +165,18 @@ fn bench_follows_use_nnue() {
             .unwrap();
         line.split_whitespace().next().unwrap().parse().unwrap()
     };
-    let classical = nodes(&mut e);
-    e.send("setoption name Use NNUE value true");
-    let network = nodes(&mut e);
-    assert_ne!(network, classical);
-    assert_eq!(nodes(&mut e), network);
-    e.send("setoption name Use NNUE value false");
-    assert_eq!(nodes(&mut e), classical);
+    let first = nodes(&mut e);
+    assert_eq!(nodes(&mut e), first);
     e.finish();
+    let out = std::process::Command::new(BIN)
+        .args(["bench", "6"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().last().unwrap_or_default();
+    assert_eq!(
+        last.split_whitespace().next(),
+        Some(first.to_string().as_str()),
+        "{text}"
+    );
 }

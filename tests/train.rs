@@ -87,7 +87,6 @@ fn datagen_then_train_then_evalfile() {
         refused[0].contains("the network has hidden size 32, this engine needs 256"),
         "{refused:?}"
     );
-    e.send("setoption name Use NNUE value true");
     e.send("position startpos");
     e.send("eval");
     let lines = e.read_until("Final evaluation:", TIMEOUT);

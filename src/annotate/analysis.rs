@@ -9,7 +9,7 @@
 
 use crate::chess::{Color, Move, Position};
 use crate::epd::runner::Budget;
-use crate::eval::wdl::{normalise, wdl};
+use crate::score::wdl::{normalise, wdl};
 use crate::search::{
     Iteration, Job, MATE, MATE_BOUND, Reporter, SearchOptions, SearchPool, mate_in,
 };
@@ -324,7 +324,7 @@ pub fn eval_command(score: i32, stm: Color) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::values::WDL_A;
+    use crate::score::wdl::WDL_A;
 
     fn eval(score: i32, best: Option<Move>, legal: u64) -> Eval {
         Eval {

@@ -5,7 +5,7 @@
 use super::analysis::{Eval, Judgement, Mark, eval_command, judge, white_score};
 use super::game::{Game, Line, Node};
 use crate::chess::{Color, Move, Position};
-use crate::eval::wdl::{normalise, wdl};
+use crate::score::wdl::{normalise, wdl};
 use crate::search::mate_in;
 use serde::{Serialize, Serializer};
 
@@ -344,7 +344,7 @@ mod tests {
     use super::super::game::read_games;
     use super::super::write::game_pgn;
     use super::*;
-    use crate::eval::values::WDL_A;
+    use crate::score::wdl::WDL_A;
 
     fn game(text: &str) -> Game {
         read_games(text.as_bytes()).unwrap().remove(0).unwrap()

@@ -5,7 +5,7 @@ use super::args::AnalyseArgs;
 use super::{numbered_san, read_fen, read_move};
 use crate::chess::{Move, Position};
 use crate::epd::runner::Budget;
-use crate::eval::wdl::wdl;
+use crate::score::wdl::wdl;
 use crate::search::{
     Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, mate_in,
 };

@@ -12,9 +12,8 @@ use crate::datagen;
 use crate::epd::runner::Budget;
 use crate::search::bench;
 use crate::train;
-use crate::tune;
 use clap::builder::RangedU64ValueParser;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -42,8 +41,6 @@ pub enum Command {
     PerftSuite(PerftSuiteArgs),
     /// Self-play training data; `datagen text FILE.bin` prints a record file
     Datagen(DatagenArgs),
-    /// Fit the evaluation to datagen positions and write src/eval/values.rs
-    Tune(TuneArgs),
     /// Train the evaluation network on datagen positions and write its file
     Train(TrainArgs),
     /// Opening books: build one from PGN games, or list a position's moves
@@ -356,6 +353,9 @@ pub struct DatagenArgs {
     /// Also write PATH.txt, one `FEN | score | result` line a position
     #[arg(long)]
     pub text: bool,
+    /// Play and score with this network (default: the one built in)
+    #[arg(long, value_name = "FILE.nnue")]
+    pub eval_file: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -381,127 +381,8 @@ impl DatagenArgs {
             random_plies: self.random_plies,
             seed: self.seed.unwrap_or_else(datagen::clock_seed),
             text: self.text,
+            eval_file: self.eval_file.clone(),
         })
-    }
-}
-
-/// Where `forsyth tune` starts from.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TuneInit {
-    Current,
-    Material,
-}
-
-#[derive(Args, Debug)]
-#[command(
-    args_override_self = true,
-    after_help = "\
-Fits every evaluation parameter to the positions of `forsyth datagen` files
-(one tenth held out for validation, in runs of whole games) and writes PATH.
---without holds terms at zero and tunes the rest, to measure a term by games:
-TERM is a block of src/eval/params.rs (PASSED_FREE) or a row of the `eval`
-table (material, placement, mobility, pawns, passed, king, pieces, threats,
-tempo)."
-)]
-pub struct TuneArgs {
-    /// A datagen record file (give --data again for more)
-    #[arg(long, value_name = "FILE.bin", required = true, action = clap::ArgAction::Append)]
-    pub data: Vec<PathBuf>,
-    /// The values file to write
-    #[arg(long, value_name = "PATH", default_value = "src/eval/values.rs")]
-    pub out: PathBuf,
-    /// Passes over the training positions
-    #[arg(long, value_name = "N", default_value = "30", value_parser = count)]
-    pub epochs: usize,
-    /// Positions per batch
-    #[arg(long, value_name = "N", default_value = "16384", value_parser = count)]
-    pub batch: usize,
-    /// Learning rate
-    #[arg(long = "lr", value_name = "F", default_value = "0.5", value_parser = non_negative)]
-    pub learning_rate: f64,
-    /// Learning rate factor after each epoch (1: constant)
-    #[arg(long, value_name = "F", default_value = "1", value_parser = lr_decay)]
-    pub lr_decay: f64,
-    /// Weight of the results against the search scores
-    #[arg(long, value_name = "F", default_value = "1", value_parser = lambda)]
-    pub lambda: f64,
-    /// Start values
-    #[arg(long, value_enum, value_name = "current|material", hide_possible_values = true, default_value_t = TuneInit::Current)]
-    pub init: TuneInit,
-    /// Threads (at most 256)
-    #[arg(long, value_name = "N", default_value = "2", value_parser = count)]
-    pub threads: usize,
-    /// Use at most N positions (0: all)
-    #[arg(long, value_name = "N", default_value = "0", value_parser = count)]
-    pub limit: usize,
-    /// Hold these terms at zero (see below)
-    #[arg(long, value_name = "TERM[,TERM...]", value_delimiter = ',', value_parser = term, action = clap::ArgAction::Append)]
-    pub without: Vec<String>,
-    /// Hold phase weights, danger's endgame cost and ending scales
-    #[arg(long)]
-    pub keep_shape: bool,
-}
-
-/// A non-negative number, as the tuner's options have always been read.
-fn non_negative(text: &str) -> Result<f64, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite() && *x >= 0.0)
-        .ok_or_else(|| format!("'{text}' is not a non-negative number"))
-}
-
-/// A count written as any non-negative number (`1e6` included), rounded down.
-fn count(text: &str) -> Result<usize, String> {
-    non_negative(text).map(|x| x as usize)
-}
-
-fn lr_decay(text: &str) -> Result<f64, String> {
-    non_negative(text)
-        .ok()
-        .filter(|&x| x > 0.0 && x <= 1.0)
-        .ok_or_else(|| "must be above 0 and at most 1".to_string())
-}
-
-fn lambda(text: &str) -> Result<f64, String> {
-    non_negative(text)
-        .ok()
-        .filter(|&x| x <= 1.0)
-        .ok_or_else(|| "must be between 0 and 1".to_string())
-}
-
-/// A term `--without` knows (an empty one, from `a,,b`, is passed over).
-fn term(text: &str) -> Result<String, String> {
-    if text.is_empty() || tune::blocks_named(text).is_some() {
-        Ok(text.to_string())
-    } else {
-        Err(format!("no term '{text}'"))
-    }
-}
-
-impl TuneArgs {
-    pub fn options(&self) -> tune::Options {
-        let mut without: Vec<&'static crate::eval::params::Block> = Vec::new();
-        for term in &self.without {
-            for b in tune::blocks_named(term).unwrap_or_default() {
-                if !without.iter().any(|held| held.start == b.start) {
-                    without.push(b);
-                }
-            }
-        }
-        tune::Options {
-            data: self.data.clone(),
-            out: self.out.clone(),
-            epochs: self.epochs,
-            batch: self.batch.max(1),
-            learning_rate: self.learning_rate,
-            lr_decay: self.lr_decay,
-            lambda: self.lambda,
-            from_material: self.init == TuneInit::Material,
-            threads: self.threads.clamp(1, 256),
-            limit: self.limit,
-            without,
-            keep_shape: self.keep_shape,
-        }
     }
 }
 
@@ -756,7 +637,6 @@ mod tests {
             ErrorKind::MissingRequiredArgument
         );
         assert_eq!(error("datagen text"), ErrorKind::MissingRequiredArgument);
-        assert_eq!(error("tune --out x"), ErrorKind::MissingRequiredArgument);
     }
 
     #[test]
@@ -798,35 +678,5 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn tune_options_keep_their_old_readings() {
-        let Command::Tune(t) = command(
-            "tune --data a.bin --data b.bin --epochs 2.5 --limit 1e3 --threads 999 \
-             --batch 0 --init material --without threats, --without PASSED_FREE,tempo",
-        ) else {
-            panic!()
-        };
-        let o = t.options();
-        assert_eq!(o.data.len(), 2);
-        assert_eq!((o.epochs, o.limit, o.threads, o.batch), (2, 1000, 256, 1));
-        assert!(o.from_material);
-        let held: Vec<&str> = o.without.iter().map(|b| b.name).collect();
-        assert_eq!(held.len(), 6, "{held:?}");
-        assert!(held.contains(&"PASSED_FREE") && held.contains(&"HANGING"));
-        for bad in [
-            "tune --data a --lr-decay 0",
-            "tune --data a --lr-decay 1.5",
-            "tune --data a --lambda 2",
-            "tune --data a --epochs x",
-            "tune --data a --without speed",
-        ] {
-            assert_eq!(error(bad), ErrorKind::ValueValidation, "{bad}");
-        }
-        assert_eq!(
-            error("tune --data a --init random"),
-            ErrorKind::InvalidValue
-        );
     }
 }

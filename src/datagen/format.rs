@@ -248,7 +248,7 @@ pub fn text_line(pos: &Position, score_white: i16, result: GameResult) -> String
     format!("{} | {score_white} | {}", pos.fen(), result.as_text())
 }
 
-/// Reads records one at a time from any reader (a tuner streams millions
+/// Reads records one at a time from any reader (a trainer streams millions
 /// of them this way without holding them all).
 pub struct Records<R: Read> {
     reader: R,

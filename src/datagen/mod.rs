@@ -1,6 +1,8 @@
 //! `forsyth datagen`: self-play games at a fixed node count per move on
 //! several threads, writing quiet positions with their search score and
-//! the game's result, for tuning the evaluation.
+//! the game's result, for training the evaluation network
+//! ([`crate::train`]). The games are played and scored by the active network
+//! (the one built in), or by `--eval-file`'s.
 //!
 //! Worker threads each own a one-thread [`SearchPool`] and play whole
 //! games ([`game`]); finished games travel over a channel to the writer
@@ -52,7 +54,7 @@
 //! Progress goes to stderr (games, positions, positions per second, elapsed
 //! and remaining time): a bar on a terminal, else a line rewritten once a
 //! second; then a summary with White's wins,
-//! draws and losses. A tuner reads the records with [`format::open`] (a
+//! draws and losses. A trainer reads the records with [`format::open`] (a
 //! streaming iterator, also by chunks) or [`format::read_file`];
 //! [`format::PackedPosition::unpack`] gives the position, score and result.
 
@@ -91,6 +93,9 @@ pub struct Options {
     pub seed: u64,
     /// Also write `PATH.txt`.
     pub text: bool,
+    /// The network that plays and scores the games; the active one (the
+    /// embedded network) if none.
+    pub eval_file: Option<PathBuf>,
 }
 
 impl Options {
@@ -135,6 +140,8 @@ pub enum DatagenError {
     },
     Search(String),
     Game(GameError),
+    /// `--eval-file` names no usable network.
+    Network(PathBuf, crate::nnue::NetworkError),
 }
 
 impl fmt::Display for DatagenError {
@@ -155,6 +162,7 @@ impl fmt::Display for DatagenError {
             }
             DatagenError::Search(s) => write!(f, "cannot start a search: {s}"),
             DatagenError::Game(e) => e.fmt(f),
+            DatagenError::Network(path, e) => write!(f, "--eval-file {}: {e}", path.display()),
         }
     }
 }
@@ -544,6 +552,12 @@ pub struct Summary {
 
 /// Plays the games still missing from `opts.out` and writes them.
 pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
+    // The network first: a bad file must fail before any output is touched.
+    if let Some(path) = &opts.eval_file {
+        let net =
+            crate::nnue::Network::load(path).map_err(|e| DatagenError::Network(path.clone(), e))?;
+        crate::nnue::set_active(std::sync::Arc::new(net));
+    }
     let book = match &opts.openings {
         Some(path) => load_openings(path)?,
         None => Vec::new(),
@@ -552,13 +566,14 @@ pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
     let already = out.progress.clone();
     let remaining = opts.games.saturating_sub(already.games);
     eprintln!(
-        "datagen: {} games to play ({} already in {}), {} nodes per move, {} threads, seed {}",
+        "datagen: {} games to play ({} already in {}), {} nodes per move, {} threads, seed {}, network {:016x}",
         remaining,
         already.games,
         out.bin_path.display(),
         opts.nodes,
         opts.threads,
-        opts.seed
+        opts.seed,
+        crate::nnue::active().hash()
     );
     let start = Instant::now();
     let first = already.next_game;

@@ -155,7 +155,7 @@ pub fn trace(pos: &Position) -> String {
     ));
     out.push_str(&format!(
         "Reported in info lines as {:+.2} (normalised: +1.00 is a 50% chance to win)\n",
-        f64::from(crate::eval::wdl::normalise(white(full))) / 100.0
+        f64::from(crate::score::wdl::normalise(white(full))) / 100.0
     ));
     out.push_str(&format!(
         "Final evaluation: {} (White's side)",

@@ -66,9 +66,8 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// Total nodes and time over the bench positions, each searched to
-/// `depth`, with the network if `use_nnue` (UCI `bench` follows the
-/// option; the command line's uses the default).
-pub fn run(depth: u32, use_nnue: bool) -> Result<(u64, Duration), String> {
+/// `depth` with the active network.
+pub fn run(depth: u32) -> Result<(u64, Duration), String> {
     let mut pool = SearchPool::new(16, 1)?;
     let mut nodes = 0;
     let start = Instant::now();
@@ -83,10 +82,7 @@ pub fn run(depth: u32, use_nnue: bool) -> Result<(u64, Duration), String> {
                 depth: Some(depth),
                 ..Limits::default()
             },
-            options: SearchOptions {
-                use_nnue,
-                ..SearchOptions::default()
-            },
+            options: SearchOptions::default(),
         });
         nodes += result.nodes;
     }

@@ -113,18 +113,7 @@ use crate::tablebase::Wdl;
 pub use pool::SearchPool;
 pub use time::Clock;
 
-/// The deepest the search goes from the root, in plies.
-pub const MAX_PLY: usize = 128;
-/// A score beyond any real one.
-pub const INFINITE: i32 = 32_001;
-/// The score of giving mate now; mate in n plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Scores at or beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// A win the tablebases prove, at the root; `TB_WIN - ply` deeper. Below
-/// every mate score (a mate found is better than a win known), above any
-/// evaluation.
-pub const TB_WIN: i32 = MATE_BOUND - 1;
+pub use crate::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, TB_WIN, mate_in};
 
 /// The score of a tablebase result `ply` plies from the root. Cursed wins
 /// and blessed losses are draws here: the caller applies the fifty-move
@@ -159,9 +148,6 @@ pub struct SearchOptions {
     /// Report `currmove` lines after this long.
     pub currmove_after_ms: u64,
     pub syzygy: SyzygyOptions,
-    /// Evaluate with the network (`Use NNUE`) instead of the hand-written
-    /// evaluation.
-    pub use_nnue: bool,
     /// Play at this strength (`UCI_LimitStrength`): one thread, several
     /// root lines, the move drawn among them, and the node budget of the
     /// rating as a node limit beside [`Limits::nodes`] (see [`strength`]);
@@ -198,7 +184,6 @@ impl Default for SearchOptions {
             move_overhead_ms: 20,
             currmove_after_ms: 3000,
             syzygy: SyzygyOptions::default(),
-            use_nnue: false,
             strength: None,
         }
     }
@@ -297,17 +282,6 @@ pub fn nps(nodes: u64, ms: u64) -> u64 {
     u64::try_from(per_s).unwrap_or(u64::MAX)
 }
 
-/// Mate in how many moves (negative: being mated), if `score` is a mate score.
-pub fn mate_in(score: i32) -> Option<i32> {
-    if score >= MATE_BOUND {
-        Some((MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        Some(-(MATE + score + 1) / 2)
-    } else {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,14 +293,5 @@ mod tests {
         assert_eq!(nps(u64::MAX, 1_000), u64::MAX);
         assert_eq!(nps(u64::MAX / 10, 3_600_000), u64::MAX / 36_000);
         assert_eq!(nps(u64::MAX, 1), u64::MAX);
-    }
-
-    #[test]
-    fn mate_scores_in_moves() {
-        assert_eq!(mate_in(MATE - 1), Some(1));
-        assert_eq!(mate_in(MATE - 3), Some(2));
-        assert_eq!(mate_in(-MATE + 2), Some(-1));
-        assert_eq!(mate_in(-MATE), Some(0));
-        assert_eq!(mate_in(150), None);
     }
 }

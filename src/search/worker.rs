@@ -9,7 +9,6 @@ use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound, tb_score};
 use crate::chess::{Move, Position};
-use crate::eval;
 use crate::nnue::{Network, NnueStack};
 use crate::tablebase::{RootRanking, Tablebases, Wdl};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -201,8 +200,6 @@ pub struct Worker {
     doubles: [i32; MAX_PLY + 2],
     /// The network's accumulators along the current line.
     nnue: NnueStack,
-    /// Whether this search evaluates with the network.
-    use_nnue: bool,
 }
 
 impl Worker {
@@ -236,7 +233,6 @@ impl Worker {
             excluded: [Move::NULL; MAX_PLY + 2],
             doubles: [0; MAX_PLY + 2],
             nnue: NnueStack::new(Arc::new(Network::zeroed()), MAX_PLY + 2),
-            use_nnue: false,
         }
         .with_tables()
     }
@@ -290,7 +286,6 @@ impl Worker {
             job.options.move_overhead_ms,
         ));
         let root = job.root.clone();
-        self.use_nnue = job.options.use_nnue;
         self.nnue.reset(Arc::clone(&shared.net), &root);
         // In the tables, only the moves that keep the best result are
         // searched (they were ranked among the `searchmoves` already).
@@ -481,11 +476,7 @@ impl Worker {
     /// The static evaluation of `pos`, the position at `ply`.
     #[inline]
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
-        if self.use_nnue {
-            self.nnue.evaluate(ply, pos)
-        } else {
-            eval::evaluate(pos)
-        }
+        self.nnue.evaluate(ply, pos)
     }
 
     /// Polls the stop flag, the clock and the node limit.

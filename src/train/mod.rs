@@ -185,7 +185,7 @@ pub struct Summary {
     pub validation_loss: Option<f64>,
     pub positions_per_second: f64,
     /// The win/draw/loss model fitted to the network's evaluations
-    /// (`eval::wdl`'s A and B), when the run ended.
+    /// (`score::wdl`'s A and B), when the run ended.
     pub wdl: Option<(f64, f64)>,
 }
 
@@ -204,7 +204,7 @@ pub fn fit_wdl(p: &Params, records: &[Record]) -> (f64, f64) {
             Some((f64::from(cp), sample.result))
         })
         .collect();
-    crate::eval::wdl::fit(&pairs)
+    crate::score::wdl::fit(&pairs)
 }
 
 /// Fits the scale `s` that makes `sigmoid(score / s)` predict the results
@@ -675,7 +675,7 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
     };
     let wdl = fit_wdl(&state.params, fitted);
     eprintln!(
-        "train: win/draw/loss model of this network: A = {:.1}, B = {:.1} (eval::wdl)",
+        "train: win/draw/loss model of this network: A = {:.1}, B = {:.1} (score::wdl)",
         wdl.0, wdl.1
     );
     println!("network written to {}", opts.out.display());

@@ -6,7 +6,7 @@ use super::command::{Command, GoParams, PositionStart, parse_line};
 use super::output::{self, Bound as OutBound, Info, OptionKind, Score as OutScore};
 use crate::book::{self, Book, Rng};
 use crate::chess::{Move, Position};
-use crate::eval;
+use crate::score;
 use crate::search::{
     Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, SyzygyOptions,
     bench, mate_in, strength,
@@ -56,7 +56,7 @@ struct UciReporter {
 fn out_score(score: i32) -> OutScore {
     match mate_in(score) {
         Some(m) => OutScore::Mate(m),
-        None => OutScore::Cp(eval::wdl::normalise(score)),
+        None => OutScore::Cp(score::wdl::normalise(score)),
     }
 }
 
@@ -83,7 +83,7 @@ impl Reporter for UciReporter {
                 (true, Some(Wdl::Win), _) => Some((1000, 0, 0)),
                 (true, Some(Wdl::Loss), _) => Some((0, 0, 1000)),
                 (true, Some(_), _) => Some((0, 1000, 0)),
-                (true, None, score) => score.map(eval::wdl::wdl),
+                (true, None, score) => score.map(score::wdl::wdl),
             },
             nodes: Some(it.nodes),
             nps: Some(crate::search::nps(it.nodes, time)),
@@ -147,8 +147,6 @@ struct Options {
     syzygy: SyzygyOptions,
     /// The network file of `EvalFile`; empty for the embedded network.
     eval_file: String,
-    /// `Use NNUE`: evaluate with the network.
-    use_nnue: bool,
 }
 
 impl Default for Options {
@@ -171,7 +169,6 @@ impl Default for Options {
             syzygy_path: String::new(),
             syzygy: SyzygyOptions::default(),
             eval_file: String::new(),
-            use_nnue: SearchOptions::default().use_nnue,
         }
     }
 }
@@ -306,12 +303,6 @@ fn option_list() -> Vec<(&'static str, OptionKind)> {
             },
         ),
         (
-            "Use NNUE",
-            OptionKind::Check {
-                default: d.use_nnue,
-            },
-        ),
-        (
             "EvalFile",
             OptionKind::String {
                 default: d.eval_file.clone(),
@@ -419,8 +410,7 @@ impl UciEngine {
                     .error("no position: the last position command was refused"),
             },
             Command::Eval => match &self.game {
-                Some(g) if self.options.use_nnue => self.out.line(crate::nnue::trace(&g.pos)),
-                Some(g) => self.out.line(eval::trace(&g.pos)),
+                Some(g) => self.out.line(crate::nnue::trace(&g.pos)),
                 None => self
                     .out
                     .error("no position: the last position command was refused"),
@@ -458,7 +448,7 @@ impl UciEngine {
                     self.out
                         .error("bench: a search is running; send stop first");
                 } else {
-                    match bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH), self.options.use_nnue) {
+                    match bench::run(depth.unwrap_or(bench::DEFAULT_DEPTH)) {
                         Ok((nodes, time)) => {
                             let ms = time.as_millis().max(1) as u64;
                             self.out.line(format!(
@@ -515,7 +505,6 @@ impl UciEngine {
                     "UCI_ShowWDL" => self.options.show_wdl = v,
                     "OwnBook" => self.options.own_book = v,
                     "Syzygy50MoveRule" => self.options.syzygy.rule50 = v,
-                    "Use NNUE" => self.options.use_nnue = v,
                     _ => {}
                 }
             }
@@ -796,7 +785,6 @@ impl UciEngine {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             syzygy: self.options.syzygy,
-            use_nnue: self.options.use_nnue,
             strength,
             ..SearchOptions::default()
         };

@@ -5,11 +5,18 @@
 //! an evaluation `s`; the chance to lose is the same for `-s`. A is the
 //! evaluation at which a win is as likely as not, so scores are reported
 //! as `s * 100 / A`: a reported +100 means about a 50% chance to win, as
-//! Stockfish normalises. `forsyth tune` fits A and B on our own games and
-//! writes them to `values.rs` with the evaluation.
+//! Stockfish normalises.
+//!
+//! A and B belong to the network: `forsyth train` fits them to its
+//! evaluations and the games' results at the end of a run and prints them,
+//! and they are written here when a network is embedded.
 
-use super::values::{WDL_A, WDL_B};
-use crate::search::{MATE_BOUND, MAX_PLY, TB_WIN, mate_in};
+use super::{MATE_BOUND, MAX_PLY, TB_WIN, mate_in};
+
+/// The evaluation (centipawns) at which a win is as likely as not.
+pub const WDL_A: f64 = 239.3;
+/// How fast the chance to win grows with the evaluation.
+pub const WDL_B: f64 = 173.6;
 
 /// (win, draw, loss) in permille, summing to 1000.
 pub fn wdl(score: i32) -> (u32, u32, u32) {
@@ -111,7 +118,7 @@ fn ternary_max(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn shape() {
