@@ -30,6 +30,7 @@
 //! room for both takes a small size first.
 
 use crate::chess::Move;
+use crate::score::MATE_BOUND;
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
@@ -92,9 +93,8 @@ pub struct TranspositionTable {
 unsafe impl Send for TranspositionTable {}
 unsafe impl Sync for TranspositionTable {}
 
-/// Mate scores are stored relative to the node, not the root.
-pub const MATE_BOUND: i32 = super::MATE - super::MAX_PLY as i32;
-
+// Mate scores are stored relative to the node, not the root: the table
+// serves the same position at other distances from the root.
 #[inline]
 fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
