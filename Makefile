@@ -12,7 +12,7 @@ TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
 TEST_PROFILE ?= testing
 PERFT_SUITES = tests/data/perft/standard.epd tests/data/perft/chess960.epd
 
-.PHONY: all build test perft-suite bench book fuzz stress bestmove-pv long-search hash-rss screenshots clean
+.PHONY: all build test perft-suite bench book fuzz stress bestmove-pv long-search hash-rss screenshots tune-build spsa-test clean
 
 all: build
 
@@ -51,6 +51,29 @@ perft-suite: build
 
 bench: build
 	$(TARGET_DIR)/release/forsyth bench
+
+# The tuning build (CONTRIBUTING.md: Tuning the search): every constant of
+# src/search/params.rs as a UCI spin option, and `forsyth spsa-params`.
+# In a target folder of its own, $(TUNE_BIN), so that it never replaces
+# the normal build's binary (which lists none of those options) and the
+# two do not rebuild each other.
+TUNE_DIR = $(TARGET_DIR)/tune
+TUNE_BIN = $(TUNE_DIR)/release/forsyth
+
+tune-build:
+	RUSTFLAGS="$(NATIVE) $(RUSTFLAGS)" CARGO_TARGET_DIR=$(TUNE_DIR) $(CARGO) build --release --features tune
+
+# The SPSA driver's own test (tests/tools/spsa_test.py): a tiny tune at
+# 200 nodes a move, stopped and resumed, against one never stopped. Not
+# part of `make test`: the driver plays its games with ../shared/tools/
+# match.py, which is not in the repository. Also the tuning build's Rust
+# tests (its options, and that they reach the search).
+MATCH_PY ?= ../shared/tools/match.py
+
+spsa-test: tune-build $(PYENV)/installed
+	CARGO_TARGET_DIR=$(TUNE_DIR) $(CARGO) test --profile $(TEST_PROFILE) --features tune --lib every_search_constant
+	CARGO_TARGET_DIR=$(TUNE_DIR) $(CARGO) test --profile $(TEST_PROFILE) --features tune --test tune --test uci -- handshake options_change
+	$(PYTHON) tests/tools/spsa_test.py $(TUNE_BIN) $(MATCH_PY)
 
 # The pictures README.md shows, docs/diagram.png and docs/report.png: a
 # `fen svg` diagram and an `annotate --html` page rendered by headless

@@ -33,6 +33,11 @@ fn main() -> ExitCode {
             print!("{}", Cli::command().render_version());
             Ok(())
         }
+        #[cfg(feature = "tune")]
+        Some(Command::SpsaParams) => {
+            println!("{}", forsyth::search::params::table_json());
+            Ok(())
+        }
         Some(Command::Bench(a)) => cmd_bench(a.depth),
         Some(Command::Perft(a)) => cmd_perft(&a),
         Some(Command::PerftSuite(a)) => cmd_perft_suite(&a.files),

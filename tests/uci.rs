@@ -81,7 +81,7 @@ fn handshake_lists_every_option() {
     let mut e = Engine::start();
     let lines = e.handshake();
     let version = env!("CARGO_PKG_VERSION");
-    let expected = [
+    let mut expected = [
         format!("id name Forsyth {version}"),
         "id author the Forsyth developers".to_owned(),
         "option name Hash type spin default 16 min 1 max 33554432".to_owned(),
@@ -103,8 +103,18 @@ fn handshake_lists_every_option() {
         "option name Syzygy50MoveRule type check default true".to_owned(),
         "option name SyzygyProbeLimit type spin default 7 min 0 max 7".to_owned(),
         "option name EvalFile type string default <empty>".to_owned(),
-        "uciok".to_owned(),
-    ];
+    ]
+    .to_vec();
+    // A tuning build (`--features tune`) lists the search's constants
+    // after them; the normal build none of them.
+    #[cfg(feature = "tune")]
+    expected.extend(forsyth::search::params::TABLE.iter().map(|p| {
+        format!(
+            "option name {} type spin default {} min {} max {}",
+            p.name, p.default, p.min, p.max
+        )
+    }));
+    expected.push("uciok".to_owned());
     assert_eq!(lines, expected);
     e.send("isready");
     assert_eq!(e.read_until("readyok", TIMEOUT), ["readyok"]);

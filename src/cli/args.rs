@@ -57,6 +57,10 @@ pub enum Command {
     /// Print the version (as --version does)
     #[command(hide = true)]
     Version,
+    /// Print the table of search constants as JSON, for tests/tools/spsa.py
+    /// (tuning builds only)
+    #[cfg(feature = "tune")]
+    SpsaParams,
 }
 
 /// A count that must be at least 1.

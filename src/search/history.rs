@@ -3,6 +3,7 @@
 //! or two moves (continuation), and for captures by victim (capture history).
 
 use super::MAX_PLY;
+use super::params::Params;
 use crate::chess::{Move, Position};
 
 /// History scores stay within +-HISTORY_MAX.
@@ -17,11 +18,16 @@ pub fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
 }
 
-/// The bonus for a move that caused (or the malus for one that did not
-/// cause) a cutoff at `depth`.
+/// The bonus for a move that caused a cutoff at `depth`.
 #[inline]
-pub fn depth_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(1600)
+pub fn history_bonus(p: &Params, depth: i32) -> i32 {
+    (depth * depth * p.hist_bonus_quad + depth * p.hist_bonus_lin).min(p.hist_bonus_max)
+}
+
+/// The malus for a move tried before the one that caused the cutoff.
+#[inline]
+pub fn history_malus(p: &Params, depth: i32) -> i32 {
+    (depth * depth * p.hist_malus_quad + depth * p.hist_malus_lin).min(p.hist_malus_max)
 }
 
 /// A move as continuation history sees it: the piece and its destination.
@@ -160,13 +166,13 @@ impl Histories {
         quiets_tried: &[Move],
         noisy_tried: &[Move],
         conts: &ContIndex,
-        depth: i32,
+        bonus: i32,
+        malus: i32,
     ) {
-        let bonus = depth_bonus(depth);
         if best_is_quiet {
             self.bump_quiet(pos, best, conts, bonus);
             for &m in quiets_tried {
-                self.bump_quiet(pos, m, conts, -bonus);
+                self.bump_quiet(pos, m, conts, -malus);
             }
             let k = &mut self.killers[ply];
             if k[0] != best {
@@ -180,7 +186,7 @@ impl Histories {
             self.bump_noisy(pos, best, bonus);
         }
         for &m in noisy_tried {
-            self.bump_noisy(pos, m, -bonus);
+            self.bump_noisy(pos, m, -malus);
         }
     }
 }
@@ -210,7 +216,9 @@ mod tests {
         let other = pos.parse_uci_move("a2a3").unwrap();
         let prev = Some(PieceTo { piece: 6, to: 36 });
         let conts = [prev, None];
-        h.update_cutoff(&pos, 3, best, true, &[other], &[], &conts, 5);
+        let p = Params::default();
+        let (bonus, malus) = (history_bonus(&p, 5), history_malus(&p, 5));
+        h.update_cutoff(&pos, 3, best, true, &[other], &[], &conts, bonus, malus);
         assert!(h.quiet(&pos, best, &conts) > 0);
         assert!(h.quiet(&pos, other, &conts) < 0);
         assert_eq!(h.killers[3][0], best);

@@ -14,7 +14,8 @@
 //! - [`movepick`], [`history`]: staged move ordering and its statistics.
 //! - [`see`]: static exchange evaluation.
 //! - [`time`]: how long to think about a move.
-//! - [`params`]: every tunable constant of the search, each with its reason.
+//! - [`params`]: every tunable constant of the search and the time manager,
+//!   each with its range, SPSA step and reason (tuned by `tests/tools/spsa.py`).
 //! - [`strength`]: playing at a chosen rating (`UCI_LimitStrength`,
 //!   `UCI_Elo`): a node budget and a choice among the best root lines.
 //! - [`mod@bench`]: the fixed node-count benchmark that commits quote.
@@ -153,6 +154,9 @@ pub struct SearchOptions {
     /// rating as a node limit beside [`Limits::nodes`] (see [`strength`]);
     /// `None` for full strength.
     pub strength: Option<strength::Strength>,
+    /// The search's constants: the defaults, except in a tuning build
+    /// (`--features tune`), whose UCI options set them.
+    pub params: params::Params,
 }
 
 /// How the search uses the tablebases (the tables are the pool's).
@@ -185,6 +189,7 @@ impl Default for SearchOptions {
             currmove_after_ms: 3000,
             syzygy: SyzygyOptions::default(),
             strength: None,
+            params: params::Params::default(),
         }
     }
 }

@@ -5,15 +5,15 @@
 //! captures that do not lose material.
 
 use super::history::{ContIndex, Histories};
+use super::params::Params;
 use super::see::{SEE_VALUE, see_ge};
 use crate::chess::{Move, MoveList, Position};
 use arrayvec::ArrayVec;
 
 /// Puts quiet checks ahead of every other quiet move (histories stay
-/// within +-3 * HISTORY_MAX).
+/// within +-3 * HISTORY_MAX), unless they lose more than
+/// `mp_check_see_margin` by static exchange.
 const CHECK_BONUS: i32 = 1 << 20;
-/// ...unless they lose more than this by static exchange.
-const CHECK_SEE_MARGIN: i32 = 75;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -47,6 +47,9 @@ pub struct MovePicker {
     /// Captures that lose material, tried after the quiet moves.
     bad_noisy: ArrayVec<Move, 64>,
     bad_idx: usize,
+    /// `Params::mp_check_see_margin` and `mp_noisy_hist_divisor`.
+    check_see_margin: i32,
+    noisy_hist_divisor: i32,
 }
 
 impl MovePicker {
@@ -56,6 +59,7 @@ impl MovePicker {
         killers: [Move; 2],
         counter: Move,
         conts: ContIndex,
+        params: &Params,
     ) -> MovePicker {
         MovePicker {
             stage: if !tt_move.is_null() && pos.is_legal(tt_move) {
@@ -76,6 +80,8 @@ impl MovePicker {
             evasions: false,
             bad_noisy: ArrayVec::new(),
             bad_idx: 0,
+            check_see_margin: params.mp_check_see_margin,
+            noisy_hist_divisor: params.mp_noisy_hist_divisor,
         }
     }
 
@@ -85,8 +91,8 @@ impl MovePicker {
     }
 
     /// For quiescence: captures and promotions, or all evasions in check.
-    pub fn new_qsearch(pos: &Position, tt_move: Move) -> MovePicker {
-        let mut mp = MovePicker::new(pos, tt_move, [Move::NULL; 2], Move::NULL, [None; 2]);
+    pub fn new_qsearch(pos: &Position, tt_move: Move, params: &Params) -> MovePicker {
+        let mut mp = MovePicker::new(pos, tt_move, [Move::NULL; 2], Move::NULL, [None; 2], params);
         mp.noisy_only = !pos.in_check();
         if mp.noisy_only
             && mp.stage == Stage::TtMove
@@ -107,7 +113,8 @@ impl MovePicker {
                 .piece_at(m.from())
                 .map_or(0, |p| p.kind().index() as i32);
             let promo = m.promo().map_or(0, |k| SEE_VALUE[k.index()]);
-            self.scores[i] = 16 * (victim + promo) + hist.noisy(pos, m) / 16 - attacker;
+            self.scores[i] =
+                16 * (victim + promo) + hist.noisy(pos, m) / self.noisy_hist_divisor - attacker;
         }
     }
 
@@ -119,7 +126,7 @@ impl MovePicker {
             let checking = pos
                 .piece_at(m.from())
                 .is_some_and(|p| checks[p.kind().index()].has(m.to()))
-                && see_ge(pos, m, -CHECK_SEE_MARGIN);
+                && see_ge(pos, m, -self.check_see_margin);
             self.scores[i] =
                 hist.quiet(pos, m, &self.conts) + if checking { CHECK_BONUS } else { 0 };
         }

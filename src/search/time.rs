@@ -6,13 +6,18 @@
 //! never exceeds the time left on the clock minus the move overhead.
 //!
 //! With `left = time - Move Overhead`, `mtg = movestogo` (clamped to
-//! 1..50; 25 in sudden death) and the increment `inc`:
+//! 1..50; `tm_moves_to_go`, 25, in sudden death) and the increment `inc`,
+//! and the factors of [`Params`] (`tm_inc_pct` 75, `tm_hard_pct` 300,
+//! `tm_soft_pct` 60 by default):
 //!
 //! ```text
 //! base = left / mtg + 3/4 inc * min(left, 20 inc) / (20 inc)
 //! hard = min(3 base, left / 2)          (0.8 left when mtg = 1)
 //! soft = 0.6 base                       (at most hard)
 //! ```
+//!
+//! The caps (half the clock, 0.8 of it before the control) and the twenty
+//! increments are not tunable: they are what keeps the engine on the clock.
 //!
 //! The increment counts in full only while the clock holds twenty of them.
 //! Without that rule, at 1 s + 10 ms, the clock settles a few tens of
@@ -27,6 +32,7 @@
 //! suspends the limits, and `ponderhit` restarts the clock
 //! ([`TimeManager::restart`]).
 
+use super::params::Params;
 use std::time::{Duration, Instant};
 
 /// The clock part of `go`, in milliseconds.
@@ -45,12 +51,9 @@ pub struct TimeManager {
     hard: Option<Duration>,
 }
 
-/// Moves assumed to be left in a sudden-death game, for budgeting.
-const DEFAULT_MOVES_TO_GO: u64 = 25;
-
 impl TimeManager {
     /// Limits for this move; `None` limits mean think until told otherwise.
-    pub fn new(start: Instant, clock: &Clock, overhead_ms: u64) -> TimeManager {
+    pub fn new(start: Instant, clock: &Clock, overhead_ms: u64, params: &Params) -> TimeManager {
         let mut soft = None;
         let mut hard = None;
         if let Some(mt) = clock.movetime {
@@ -62,7 +65,7 @@ impl TimeManager {
             let left = time.saturating_sub(overhead_ms);
             let mtg = clock
                 .movestogo
-                .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 50));
+                .map_or(params.tm_moves_to_go as u64, |m| (m as u64).clamp(1, 50));
             // In u128: clocks and increments up to u64::MAX (ms) must not
             // wrap into a short limit.
             let (left, inc) = (u128::from(left), u128::from(clock.inc));
@@ -71,7 +74,8 @@ impl TimeManager {
             // clock settles a few tens of milliseconds above the overhead,
             // and one hiccup of a loaded machine loses on time.
             let reserve = inc * 20;
-            let inc_part = (inc * 3 / 4 * left.min(reserve))
+            let pct = |p: i32| u128::from(p as u32);
+            let inc_part = (inc * pct(params.tm_inc_pct) / 100 * left.min(reserve))
                 .checked_div(reserve)
                 .unwrap_or(0);
             let base = left / u128::from(mtg) + inc_part;
@@ -79,8 +83,8 @@ impl TimeManager {
             // otherwise never more than a fraction, to keep a reserve.
             let cap = if mtg == 1 { left * 8 / 10 } else { left / 2 };
             // Both at most `left`, so they fit in u64 again.
-            let h = (base * 3).min(cap).min(left) as u64;
-            let s = (base * 6 / 10).min(u128::from(h)) as u64;
+            let h = (base * pct(params.tm_hard_pct) / 100).min(cap).min(left) as u64;
+            let s = (base * pct(params.tm_soft_pct) / 100).min(u128::from(h)) as u64;
             soft = Some(soft.map_or(s, |x: u64| x.min(s)));
             hard = Some(hard.map_or(h, |x: u64| x.min(h)));
         }
@@ -124,7 +128,7 @@ mod tests {
     use super::*;
 
     fn limits(clock: Clock, overhead: u64) -> (u64, u64) {
-        let tm = TimeManager::new(Instant::now(), &clock, overhead);
+        let tm = TimeManager::new(Instant::now(), &clock, overhead, &Params::default());
         (
             tm.soft_limit().unwrap().as_millis() as u64,
             tm.hard_limit().unwrap().as_millis() as u64,

@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening, principal variation search and
 //! quiescence search.
 
-use super::history::{ContIndex, Histories, PieceTo};
+use super::history::{ContIndex, Histories, PieceTo, history_bonus, history_malus};
 use super::movepick::MovePicker;
 use super::params::Params;
 use super::see::see_ge;
@@ -238,14 +238,36 @@ impl Worker {
     }
 
     fn with_tables(mut self) -> Worker {
+        self.build_lmr();
+        self
+    }
+
+    /// The late-move reductions by depth and move number, from the params.
+    /// Hundredths as f64 are the same doubles as the literals they stand
+    /// for (0.75, 2.25): the division is correctly rounded.
+    fn build_lmr(&mut self) {
+        let base = f64::from(self.params.lmr_base) / 100.0;
+        let divisor = f64::from(self.params.lmr_divisor) / 100.0;
         for d in 1..64 {
             for m in 1..64 {
-                let r = self.params.lmr_base
-                    + (d as f64).ln() * (m as f64).ln() / self.params.lmr_divisor;
+                let r = base + (d as f64).ln() * (m as f64).ln() / divisor;
                 self.lmr[d][m] = r as i32;
             }
         }
-        self
+    }
+
+    /// Takes this job's constants; the reductions are rebuilt only when
+    /// theirs change (a tuning build changes them between games).
+    fn take_params(&mut self, params: &Params) {
+        if self.params == *params {
+            return;
+        }
+        let lmr_changed = (self.params.lmr_base, self.params.lmr_divisor)
+            != (params.lmr_base, params.lmr_divisor);
+        self.params.clone_from(params);
+        if lmr_changed {
+            self.build_lmr();
+        }
     }
 
     fn shared(&self) -> &Shared {
@@ -280,10 +302,12 @@ impl Worker {
             (a, b) => a.or(b),
         };
         self.lines.clear();
+        self.take_params(&job.options.params);
         self.time = Some(TimeManager::new(
             shared.start,
             &job.limits.clock,
             job.options.move_overhead_ms,
+            &self.params,
         ));
         let root = job.root.clone();
         self.nnue.reset(Arc::clone(&shared.net), &root);
@@ -444,7 +468,8 @@ impl Worker {
             {
                 self.report_line(depth, pv_idx, bound);
             }
-            delta += delta / 2;
+            // At least one more: the window must widen.
+            delta += (delta * self.params.asp_widen_pct / 100).max(1);
         }
     }
 
@@ -736,7 +761,7 @@ impl Worker {
             {
                 let r = p.nmp_base
                     + depth / p.nmp_depth_divisor
-                    + ((eval - beta) / p.nmp_eval_divisor).min(3);
+                    + ((eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 let mut child = pos.clone();
                 child.play_null();
                 self.nnue.push_null(ply + 1);
@@ -787,7 +812,7 @@ impl Worker {
             if !root
                 && depth >= p.se_min_depth
                 && !tt_move.is_null()
-                && h.depth >= depth - 3
+                && h.depth >= depth - p.se_tt_depth_margin
                 && matches!(h.bound, Bound::Lower | Bound::Exact)
                 && h.score.abs() < MATE_BOUND
                 && h.score != 0
@@ -829,7 +854,14 @@ impl Worker {
             ply.checked_sub(2).and_then(|p| self.moved[p]),
         ];
         let counter = self.hist.counter_move(conts[0]);
-        let mut picker = MovePicker::new(pos, tt_move, self.hist.killers[ply], counter, conts);
+        let mut picker = MovePicker::new(
+            pos,
+            tt_move,
+            self.hist.killers[ply],
+            counter,
+            conts,
+            &self.params,
+        );
         let mut root_idx = self.pv_idx;
         let mut check_info = None;
 
@@ -921,7 +953,10 @@ impl Worker {
                 // Late-move reductions: later quiet moves are searched less
                 // deep first, and fully only if they surprise.
                 let mut r = 0;
-                if depth >= 3 && moves_searched > usize::from(PV) && is_quiet {
+                if depth >= self.params.lmr_min_depth
+                    && moves_searched > usize::from(PV)
+                    && is_quiet
+                {
                     r = self.lmr[depth.min(63) as usize][moves_searched.min(63)];
                     r -= i32::from(PV);
                     r += i32::from(!improving);
@@ -974,6 +1009,8 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if score >= beta {
+                        let bonus = history_bonus(&self.params, depth);
+                        let malus = history_malus(&self.params, depth);
                         self.hist.update_cutoff(
                             pos,
                             ply,
@@ -982,7 +1019,8 @@ impl Worker {
                             &quiets_tried,
                             &noisy_tried,
                             &conts,
-                            depth,
+                            bonus,
+                            malus,
                         );
                         break;
                     }
@@ -1105,7 +1143,7 @@ impl Worker {
 
         let alpha_orig = alpha;
         let mut best_move = Move::NULL;
-        let mut picker = MovePicker::new_qsearch(pos, tt_move);
+        let mut picker = MovePicker::new_qsearch(pos, tt_move, &self.params);
         let mut moves_searched = 0;
         while let Some(m) = picker.next(pos, &self.hist) {
             let mut child = pos.clone();

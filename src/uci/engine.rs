@@ -147,6 +147,8 @@ struct Options {
     syzygy: SyzygyOptions,
     /// The network file of `EvalFile`; empty for the embedded network.
     eval_file: String,
+    /// The search's constants; only a tuning build's options change them.
+    params: crate::search::params::Params,
 }
 
 impl Default for Options {
@@ -169,6 +171,7 @@ impl Default for Options {
             syzygy_path: String::new(),
             syzygy: SyzygyOptions::default(),
             eval_file: String::new(),
+            params: crate::search::params::Params::default(),
         }
     }
 }
@@ -185,7 +188,8 @@ const MAX_PROBE_LIMIT: i64 = 7;
 /// The options as announced to the GUI, in the order `uci` lists them.
 fn option_list() -> Vec<(&'static str, OptionKind)> {
     let d = Options::default();
-    vec![
+    #[allow(unused_mut)]
+    let mut list = vec![
         (
             "Hash",
             OptionKind::Spin {
@@ -308,7 +312,20 @@ fn option_list() -> Vec<(&'static str, OptionKind)> {
                 default: d.eval_file.clone(),
             },
         ),
-    ]
+    ];
+    // A tuning build: the search's constants last, by their table names.
+    #[cfg(feature = "tune")]
+    list.extend(crate::search::params::TABLE.iter().map(|p| {
+        (
+            p.name,
+            OptionKind::Spin {
+                default: i64::from(p.default),
+                min: i64::from(p.min),
+                max: i64::from(p.max),
+            },
+        )
+    }));
+    list
 }
 
 pub struct UciEngine {
@@ -552,6 +569,15 @@ impl UciEngine {
                     "Book Variety" => self.options.book_variety = v as u32,
                     "SyzygyProbeDepth" => self.options.syzygy.probe_depth = v as i32,
                     "SyzygyProbeLimit" => self.options.syzygy.probe_limit = v as usize,
+                    // A constant of the search (a tuning build); in range
+                    // already, as its option's range is the table's.
+                    #[cfg(feature = "tune")]
+                    name => {
+                        if let Err(e) = self.options.params.set(name, v as i32) {
+                            self.out.error(format!("setoption: {name}: {e:?}"));
+                        }
+                    }
+                    #[cfg(not(feature = "tune"))]
                     _ => {}
                 }
             }
@@ -786,6 +812,7 @@ impl UciEngine {
             move_overhead_ms: self.options.move_overhead_ms,
             syzygy: self.options.syzygy,
             strength,
+            params: self.options.params.clone(),
             ..SearchOptions::default()
         };
         self.pool.start(
@@ -901,6 +928,48 @@ mod tests {
             "{lines:?}"
         );
         assert_eq!((e.options.hash_mb, e.options.threads), (2, 2));
+    }
+
+    /// A tuning build: every constant of the table is an option that sets
+    /// it, and a value out of its range is refused with one error line,
+    /// the value kept.
+    #[cfg(feature = "tune")]
+    #[test]
+    fn every_search_constant_is_an_option() {
+        use crate::search::params::{Params, TABLE};
+        let (tx, rx) = unbounded();
+        let mut e = UciEngine::new(Output { tx }).unwrap();
+        e.handle_line("uci");
+        let lines: Vec<String> = rx.try_iter().collect();
+        for p in TABLE {
+            let line = format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            );
+            assert!(lines.contains(&line), "{line}");
+            let other = if p.default == p.max { p.min } else { p.max };
+            e.handle_line(&format!("setoption name {} value {other}", p.name));
+            assert_eq!(e.options.params.get(p.name), Some(other), "{}", p.name);
+            for bad in [
+                i64::from(p.min) - 1,
+                i64::from(p.max) + 1,
+                i64::from(i32::MAX) + 1,
+            ] {
+                e.handle_line(&format!("setoption name {} value {bad}", p.name));
+                let errors: Vec<String> = rx.try_iter().collect();
+                assert_eq!(
+                    errors,
+                    [format!(
+                        "info string error: setoption: {} needs an integer from {} to {}, got '{bad}'",
+                        p.name, p.min, p.max
+                    )]
+                );
+                assert_eq!(e.options.params.get(p.name), Some(other), "{}", p.name);
+            }
+            e.handle_line(&format!("setoption name {} value {}", p.name, p.default));
+        }
+        assert!(rx.try_iter().next().is_none());
+        assert_eq!(e.options.params, Params::default());
     }
 
     #[test]

@@ -1,0 +1,40 @@
+//! A tuning build (`cargo test --features tune`): the constants set by UCI
+//! options reach the search. (That each one is an option with its range is
+//! checked in `src/uci/engine.rs`; the normal build's option list, without
+//! them, in `uci.rs`.)
+
+#![cfg(feature = "tune")]
+
+mod common;
+
+use common::{Engine, num_field, position};
+
+/// The nodes of a fixed-depth search from the start position, after a
+/// fresh game (no table, no histories), so that only the constants differ.
+fn nodes(e: &mut Engine) -> u64 {
+    e.send("ucinewgame");
+    e.send("position startpos");
+    let s = e.go(&position(None, &[]), "go depth 9");
+    assert!(s.error_lines().is_empty(), "{:?}", s.lines);
+    s.pv_lines()
+        .iter()
+        .filter_map(|l| num_field(l, "nodes"))
+        .max()
+        .expect("a PV line with nodes")
+}
+
+/// The late-move reductions are rebuilt from their constants: another
+/// base searches another tree, and the default again searches the first.
+/// A margin that no table is built from (futility) reaches the search too.
+#[test]
+fn options_change_the_search_and_back() {
+    let mut e = Engine::started();
+    let default = nodes(&mut e);
+    for (name, value, back) in [("lmr_base", 200, 75), ("fp_margin", 20, 90)] {
+        e.send(&format!("setoption name {name} value {value}"));
+        assert_ne!(nodes(&mut e), default, "{name} {value}");
+        e.send(&format!("setoption name {name} value {back}"));
+        assert_eq!(nodes(&mut e), default, "{name} back to {back}");
+    }
+    e.finish();
+}
