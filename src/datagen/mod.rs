@@ -60,6 +60,7 @@
 
 pub mod format;
 pub mod game;
+pub mod games;
 
 use crate::chess::{FenError, Position};
 use crate::progress;
