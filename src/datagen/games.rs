@@ -771,4 +771,30 @@ mod tests {
         );
         assert_eq!(sniff(&[]), FileKind::Unknown);
     }
+
+    #[test]
+    fn every_bit_flip_is_read_or_refused_cleanly() {
+        let a = game(
+            "r3k2r/8/8/3pP3/8/8/1p6/R3K2R w KQkq d6 0 1",
+            &["e5d6", "b2b1n", "e1h1", "e8a8"],
+            GameResult::Draw,
+        );
+        let bytes = encode_games(&[a.clone(), a]);
+        let (mut read, mut refused) = (0, 0);
+        for byte in 0..bytes.len() {
+            for bit in 0..8 {
+                let mut b = bytes.clone();
+                b[byte] ^= 1 << bit;
+                crate::fuzz::games(&b);
+                match GameReader::new(&b[..]).collect::<Result<Vec<_>, _>>() {
+                    Ok(_) => read += 1,
+                    Err(_) => refused += 1,
+                }
+            }
+        }
+        assert_eq!(read + refused, 8 * bytes.len());
+        // Read: the score bits (128 in the plies, 32 of the unused start
+        // scores), counter bits and some result and opening-count bits.
+        assert_eq!((read, refused), (226, 606));
+    }
 }
