@@ -388,15 +388,23 @@ impl DatagenArgs {
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
-Reads the datagen files whole, drops the positions before --min-ply, holds
-one game in --validation-every out, and trains with AdamW on --threads
+Reads the datagen files whole: game files (every ply; `datagen` writes them)
+and the older 32-byte record files, either plain or xz-compressed (a name
+ending in .xz). From game files it drops the opening's random plies, then as
+the --skip options say the positions in check, those whose best move is a
+capture or promotion, and mate scores (record files were filtered so when
+written; only --skip-mates applies to them), and from both the positions
+before --min-ply, and reports how many each filter dropped. A game file that
+ends inside a game loses that game with a warning; another bad game stops
+the run, or with --skip-bad is dropped with a warning. It holds one game in
+--validation-every out, and trains with AdamW on --threads
 threads, the learning rate falling from --lr to --lr-end (cosine). After
 each epoch it writes NET.nnue (the file EvalFile loads) and NET.nnue.ckpt;
 run the same command again to go on from the checkpoint. The result depends
 only on the data, the options and the thread count.")]
 pub struct TrainArgs {
-    /// A datagen record file (give --data again for more)
-    #[arg(long, value_name = "FILE.bin", required = true, action = clap::ArgAction::Append)]
+    /// A datagen game or record file, plain or .xz (give --data again for more)
+    #[arg(long, value_name = "FILE", required = true, action = clap::ArgAction::Append)]
     pub data: Vec<PathBuf>,
     /// The network file to write
     #[arg(long, value_name = "NET.nnue")]
@@ -449,6 +457,18 @@ pub struct TrainArgs {
     /// Train half the positions of each epoch with files a-h turned round
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
     pub mirror: bool,
+    /// Drop positions in check (game files)
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub skip_check: bool,
+    /// Drop positions whose best move captures or promotes (game files)
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub skip_tactical: bool,
+    /// Drop positions with a mate score
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub skip_mates: bool,
+    /// Drop a game file's bad games with a warning instead of stopping
+    #[arg(long)]
+    pub skip_bad: bool,
 }
 
 fn on_off(text: &str) -> Result<bool, String> {
@@ -480,6 +500,12 @@ impl TrainArgs {
             save_every: self.save_every,
             stop_after: self.stop_after,
             mirror: self.mirror,
+            filters: train::data::Filters {
+                skip_check: self.skip_check,
+                skip_tactical: self.skip_tactical,
+                skip_mates: self.skip_mates,
+            },
+            skip_bad: self.skip_bad,
         }
     }
 }
