@@ -356,13 +356,26 @@ pub struct DatagenArgs {
     /// Play and score with this network (default: the one built in)
     #[arg(long, value_name = "FILE.nnue")]
     pub eval_file: Option<PathBuf>,
+    /// What PATH.bin holds: 32-byte records of the quiet positions, or
+    /// whole games (viriformat, every ply) for `train` to filter
+    #[arg(long, value_name = "records|games", default_value = "records", value_parser = output_format)]
+    pub format: datagen::OutputFormat,
+}
+
+fn output_format(text: &str) -> Result<datagen::OutputFormat, String> {
+    match text {
+        "records" => Ok(datagen::OutputFormat::Records),
+        "games" => Ok(datagen::OutputFormat::Games),
+        _ => Err(format!("'{text}' is not 'records' or 'games'")),
+    }
 }
 
 #[derive(Subcommand, Debug)]
 pub enum DatagenAction {
-    /// Print a record file as `FEN | score | result` lines
+    /// Print a record file as `FEN | score | result` lines, a game file as
+    /// `FEN | score | result | move` lines (score `-` for random plies)
     Text {
-        /// A record file written by `forsyth datagen`
+        /// A record or game file written by `forsyth datagen`
         #[arg(value_name = "FILE.bin")]
         file: PathBuf,
     },
@@ -382,6 +395,7 @@ impl DatagenArgs {
             seed: self.seed.unwrap_or_else(datagen::clock_seed),
             text: self.text,
             eval_file: self.eval_file.clone(),
+            format: self.format,
         })
     }
 }
