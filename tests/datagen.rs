@@ -413,6 +413,37 @@ fn game_files_keep_every_ply_resume_and_match_the_records() {
     assert_eq!(from_games.train, from_records.train);
     assert_eq!(from_games.games, 3);
     assert_eq!(from_games.drops.opening, 24);
+    // `datagen convert` writes the record file of the same seed.
+    let converted = dir.0.join("converted.bin");
+    let out = forsyth(&[
+        "datagen",
+        "convert",
+        &file(&a, ".bin").to_string_lossy(),
+        &converted.to_string_lossy(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&converted).unwrap(),
+        std::fs::read(file(&r, ".bin")).unwrap()
+    );
+    // Not over an existing file, and not from a record file.
+    for (from, to) in [
+        (file(&a, ".bin"), converted.clone()),
+        (file(&r, ".bin"), dir.0.join("x")),
+    ] {
+        let out = forsyth(&[
+            "datagen",
+            "convert",
+            &from.to_string_lossy(),
+            &to.to_string_lossy(),
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+    }
+    assert!(!dir.0.join("x").exists());
 
     // Stopped after one game and resumed, on two threads, with a torn
     // tail: the same bytes.

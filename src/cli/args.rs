@@ -379,6 +379,18 @@ pub enum DatagenAction {
         #[arg(value_name = "FILE.bin")]
         file: PathBuf,
     },
+    /// Turn a game file (plain or .xz) into a 32-byte record file of the
+    /// positions a record run keeps: searched, not in check, best move
+    /// neither capture nor promotion, no mate score. Records cannot be
+    /// turned back into games: they lack the plies datagen skipped.
+    Convert {
+        /// A game file written by `forsyth datagen --format games`
+        #[arg(value_name = "GAMES")]
+        games: PathBuf,
+        /// The record file to write (must not exist)
+        #[arg(value_name = "RECORDS")]
+        records: PathBuf,
+    },
 }
 
 impl DatagenArgs {

@@ -168,6 +168,8 @@ pub enum DatagenError {
     Game(GameError),
     /// A bad game in a game file.
     BadGame(PathBuf, games::GameError),
+    /// `datagen convert` cannot read its input.
+    Convert(String),
     /// `--eval-file` names no usable network.
     Network(PathBuf, crate::nnue::NetworkError),
 }
@@ -191,6 +193,7 @@ impl fmt::Display for DatagenError {
             DatagenError::Search(s) => write!(f, "cannot start a search: {s}"),
             DatagenError::Game(e) => e.fmt(f),
             DatagenError::BadGame(path, e) => write!(f, "{}: {e}", path.display()),
+            DatagenError::Convert(s) => write!(f, "datagen convert: {s}"),
             DatagenError::Network(path, e) => write!(f, "--eval-file {}: {e}", path.display()),
         }
     }
@@ -251,6 +254,45 @@ pub fn print_text(path: &Path) -> Result<(), DatagenError> {
         writeln!(out, "{line}").map_err(io_at(stdout_path))?;
     }
     out.flush().map_err(io_at(stdout_path))
+}
+
+/// Writes the positions of the game file `input` that a record run keeps
+/// (searched, not in check, best move neither a capture nor a promotion,
+/// no mate score) as a record file `output`, which must not exist: a
+/// game file of a seed converts to the record file of the same seed.
+/// Returns the records written.
+pub fn convert(input: &Path, output: &Path) -> Result<u64, DatagenError> {
+    let bytes = crate::train::data::read_data_file(input)
+        .map_err(|e| DatagenError::Convert(e.to_string()))?;
+    if games::sniff(&bytes[..bytes.len().min(1 << 16)]) != games::FileKind::Games {
+        return Err(DatagenError::Convert(format!(
+            "{}: not a game file",
+            input.display()
+        )));
+    }
+    let mut out = Vec::new();
+    let mut count = 0;
+    for game in games::GameReader::new(&bytes[..]) {
+        let game = game.map_err(|e| DatagenError::BadGame(input.to_path_buf(), e))?;
+        game.for_each_position(|i, pos, ply| {
+            let keep = i >= game.opening_plies as usize
+                && !pos.in_check()
+                && !pos.is_capture(ply.mv)
+                && ply.mv.promo().is_none()
+                && !games::is_mate_score(ply.score);
+            if keep {
+                out.extend_from_slice(&PackedPosition::pack(pos, ply.score, game.result).0);
+                count += 1;
+            }
+        });
+    }
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(output)
+        .map_err(io_at(output))?;
+    file.write_all(&out).map_err(io_at(output))?;
+    Ok(count)
 }
 
 /// Reads start positions: one per line, the first four FEN fields (EPD
