@@ -324,7 +324,7 @@ pub fn load(files: &[PathBuf], opts: &DataOptions) -> Result<Dataset, DataError>
     set.dropped = d.opening + d.min_ply + d.check + d.tactical + d.mate;
     if set.train.is_empty() {
         return Err(DataError::Empty(format!(
-            "no training positions: {} records read, {} dropped as before ply {} ({})",
+            "no training positions: {} records read, {} dropped (--min-ply {}; {})",
             set.read, set.dropped, opts.min_ply, set.drops
         )));
     }

@@ -536,11 +536,12 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
         scale,
     };
     eprintln!(
-        "train: {} positions read from {} games, {} before ply {} dropped; {} to train on, {} to validate; scale {scale}; {} threads; {:.1} s",
+        "train: {} positions read from {} games, {} dropped (before ply {}: {}); {} to train on, {} to validate; scale {scale}; {} threads; {:.1} s",
         set.read,
         set.games,
         set.dropped,
         opts.min_ply,
+        set.drops.min_ply,
         set.train.len(),
         set.validation.len(),
         opts.threads,
