@@ -52,11 +52,13 @@ fn forsyth(args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
 }
 
-/// Runs datagen on `out` with tiny searches and a fixed seed; must succeed.
+/// Runs datagen on `out` with tiny searches and a fixed seed, writing
+/// records unless `extra` says `--format games`; must succeed.
 fn datagen(out: &Path, extra: &[&str]) -> Output {
     let out_text = out.to_string_lossy();
     let mut args = vec![
-        "datagen", "--out", &out_text, "--nodes", "500", "--seed", "7", "--text",
+        "datagen", "--out", &out_text, "--nodes", "500", "--seed", "7", "--text", "--format",
+        "records",
     ];
     args.extend_from_slice(extra);
     let output = forsyth(&args);
@@ -376,6 +378,24 @@ fn game_files_keep_every_ply_resume_and_match_the_records() {
     let (a, r) = (dir.0.join("a"), dir.0.join("r"));
     datagen(&a, &["--games", "3", "--format", "games"]);
     datagen(&r, &["--games", "3"]);
+    // Games are the default.
+    let b = dir.0.join("b");
+    let out = forsyth(&[
+        "datagen",
+        "--out",
+        &b.to_string_lossy(),
+        "--nodes",
+        "500",
+        "--seed",
+        "7",
+        "--games",
+        "3",
+    ]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read(file(&b, ".bin")).unwrap(),
+        std::fs::read(file(&a, ".bin")).unwrap()
+    );
     let progress = Progress::read(&file(&a, ".progress")).unwrap();
     let bytes = std::fs::read(file(&a, ".bin")).unwrap();
     let games: Vec<_> = GameReader::new(&bytes[..])
@@ -466,7 +486,9 @@ fn game_files_keep_every_ply_resume_and_match_the_records() {
     assert_eq!(std::fs::read_to_string(file(&d, ".txt")).unwrap(), text);
     // Resuming in the other format is refused.
     let out_text = d.to_string_lossy();
-    let output = forsyth(&["datagen", "--out", &out_text, "--games", "4", "--seed", "7"]);
+    let output = forsyth(&[
+        "datagen", "--out", &out_text, "--games", "4", "--seed", "7", "--format", "records",
+    ]);
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

@@ -1,4 +1,4 @@
-//! `forsyth train` from the command line: datagen records in, a network
+//! `forsyth train` from the command line: datagen games in, a network
 //! file out that `EvalFile` loads; bad input is one message and status 2.
 
 mod common;

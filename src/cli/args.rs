@@ -351,14 +351,15 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Also write PATH.txt, one `FEN | score | result` line a position
+    /// (games: `FEN | score | result | move` a ply)
     #[arg(long)]
     pub text: bool,
     /// Play and score with this network (default: the one built in)
     #[arg(long, value_name = "FILE.nnue")]
     pub eval_file: Option<PathBuf>,
-    /// What PATH.bin holds: 32-byte records of the quiet positions, or
-    /// whole games (viriformat, every ply) for `train` to filter
-    #[arg(long, value_name = "records|games", default_value = "records", value_parser = output_format)]
+    /// What PATH.bin holds: whole games (viriformat, every ply) for `train`
+    /// to filter, or the older 32-byte records of the quiet positions
+    #[arg(long, value_name = "games|records", default_value = "games", value_parser = output_format)]
     pub format: datagen::OutputFormat,
 }
 

@@ -1,13 +1,14 @@
 //! `forsyth datagen`: self-play games at a fixed node count per move on
-//! several threads, writing quiet positions with their search score and
-//! the game's result, for training the evaluation network
+//! several threads, writing whole games (every ply with its move and
+//! search score; [`games`]) or, with `--format records`, quiet positions
+//! with their search score and the game's result, for training the evaluation network
 //! ([`crate::train`]). The games are played and scored by the active network
 //! (the one built in), or by `--eval-file`'s.
 //!
 //! Worker threads each own a one-thread [`SearchPool`] and play whole
 //! games ([`game`]); finished games travel over a channel to the writer
 //! (the calling thread), which appends them in the order of their numbers
-//! to `PATH.bin` ([`mod@format`]) and `PATH.txt`, flushes, and only then
+//! to `PATH.bin` ([`games`] or [`mod@format`]) and `PATH.txt`, flushes, and only then
 //! records the new totals in `PATH.progress`. Killing the process therefore loses at most the games
 //! in progress; a later run with the same `--out` trims anything written
 //! after the last recorded game and carries on up to `--games`.
@@ -27,7 +28,7 @@
 //! 80th searched ply on, it has stayed within ±10 cp for 12 plies in a row;
 //! a draw after 400 searched plies.
 //!
-//! Kept are the searched positions that are not in check, whose best move is
+//! With `--format records`, kept are the searched positions that are not in check, whose best move is
 //! neither a capture nor a promotion, and whose score is not a mate score,
 //! each with the search score in centipawns from White's point of view and
 //! White's result. The text form (`--text`, or `forsyth datagen text
@@ -39,7 +40,7 @@
 //!
 //! # Game files
 //!
-//! With `--format games`, `PATH.bin` holds whole games instead
+//! By default (`--format games`), `PATH.bin` holds whole games
 //! ([`games`], viriformat): the book line's position, then every ply with
 //! its move and score, the opening's random plies included and flagged
 //! (score 0), checks, captures, promotions and mate scores too (mates
