@@ -26,7 +26,7 @@
 //!                                3 promotion
 //!  byte  2 ..  4   the search score of the position before the move, i16
 //!                  little endian, centipawns from White's point of view;
-//!                  |score| >= MATE_BOUND (31,744) marks a mate score
+//!                  |score| >= MATE_BOUND (31,872) marks a mate score
 //!  end marker, 4 bytes: 0 0 0 0 (no move encodes to 0: from = to = a1)
 //! ```
 //!
@@ -82,13 +82,7 @@ pub struct Game {
 /// the mate marker, mate scores at or beyond it (the search's own mate
 /// scores, `MATE - plies`, fit in an i16).
 pub fn stored_score(score_white: i32) -> i16 {
-    let bound = MATE_BOUND;
-    let clamped = if score_white.abs() >= bound {
-        score_white.clamp(-(i16::MAX as i32), i16::MAX as i32)
-    } else {
-        score_white
-    };
-    clamped as i16
+    score_white.clamp(-(i16::MAX as i32), i16::MAX as i32) as i16
 }
 
 /// Whether a stored score is a mate score.
@@ -288,8 +282,8 @@ impl<R: Read> GameReader<R> {
         }
     }
 
-    /// Skips to just past the next end marker; false if the data ends
-    /// first (the reader is then done).
+    /// Skips to just past the next end marker; the truncation or read
+    /// error if the data ends or fails first (the reader is then done).
     fn skip_to_end_marker(&mut self) -> Result<(), GameError> {
         let mut ply = [0u8; PLY_BYTES];
         loop {
@@ -439,9 +433,11 @@ pub enum FileKind {
 
 /// Which kind of data `prefix` (the start of a file, a few kilobytes or
 /// the whole file) begins with. Games when its first game reads cleanly
-/// (or is cut off only by the end of `prefix`); records when the first
-/// record is a legal position with its reserved byte 0 and the second
-/// does not read as the first game's moves. An empty prefix is Unknown.
+/// (or is cut off by the end of `prefix` after at least one legal ply);
+/// otherwise records when its first 32 bytes are a legal record; else
+/// Unknown (an empty prefix too). A record file almost never passes as
+/// games: the next record's occupancy would have to read as legal moves
+/// up to four zero bytes.
 pub fn sniff(prefix: &[u8]) -> FileKind {
     if prefix.is_empty() {
         return FileKind::Unknown;
@@ -638,6 +634,8 @@ mod tests {
 
     #[test]
     fn mate_scores_are_marked() {
+        // The value the layout documents.
+        assert_eq!(MATE_BOUND, 31_872);
         assert!(!is_mate_score(stored_score(MATE_BOUND - 1)));
         assert!(is_mate_score(stored_score(MATE_BOUND)));
         assert!(is_mate_score(stored_score(-31_990)));
