@@ -99,7 +99,7 @@ book: build
 # fuzz/artifacts, logs in fuzz/logs. A crash input, once fixed, goes to
 # fuzz/regressions/<target>/, which tests/fuzz_regressions.rs replays.
 FUZZ_TIME    ?= 60
-FUZZ_TARGETS ?= fen moves uci epd polyglot pgn
+FUZZ_TARGETS ?= fen moves uci epd polyglot pgn games
 FUZZ_FLAGS   ?= -jobs=1 -workers=1 -timeout=10 -rss_limit_mb=4096
 FUZZ_NICE    ?= nice -n 15
 

@@ -96,6 +96,14 @@ fn cmd_perft(args: &PerftArgs) -> Result<(), String> {
 fn cmd_datagen(args: &DatagenArgs) -> Result<(), datagen::DatagenError> {
     match (&args.action, args.options()) {
         (Some(DatagenAction::Text { file }), _) => datagen::print_text(file),
+        (Some(DatagenAction::Convert { games, records }), _) => {
+            let n = datagen::convert(games, records)?;
+            eprintln!(
+                "datagen convert: {n} records written to {}",
+                records.display()
+            );
+            Ok(())
+        }
         (None, Some(options)) => datagen::run(&options).map(|_| ()),
         // clap asks for --out without `text`.
         (None, None) => Err(datagen::DatagenError::Usage(

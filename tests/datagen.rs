@@ -52,11 +52,13 @@ fn forsyth(args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot start {BIN}: {e}"))
 }
 
-/// Runs datagen on `out` with tiny searches and a fixed seed; must succeed.
+/// Runs datagen on `out` with tiny searches and a fixed seed, writing
+/// records unless `extra` says `--format games`; must succeed.
 fn datagen(out: &Path, extra: &[&str]) -> Output {
     let out_text = out.to_string_lossy();
     let mut args = vec![
-        "datagen", "--out", &out_text, "--nodes", "500", "--seed", "7", "--text",
+        "datagen", "--out", &out_text, "--nodes", "500", "--seed", "7", "--text", "--format",
+        "records",
     ];
     args.extend_from_slice(extra);
     let output = forsyth(&args);
@@ -366,4 +368,132 @@ fn eval_file_chooses_the_network() {
             assert!(!file(&d, ext).exists(), "{ext}");
         }
     }
+}
+
+#[test]
+fn game_files_keep_every_ply_resume_and_match_the_records() {
+    use forsyth::datagen::games::GameReader;
+    use forsyth::train::data::{self, DataOptions};
+    let dir = Scratch::new("games");
+    let (a, r) = (dir.0.join("a"), dir.0.join("r"));
+    datagen(&a, &["--games", "3", "--format", "games"]);
+    datagen(&r, &["--games", "3"]);
+    // Games are the default.
+    let b = dir.0.join("b");
+    let out = forsyth(&[
+        "datagen",
+        "--out",
+        &b.to_string_lossy(),
+        "--nodes",
+        "500",
+        "--seed",
+        "7",
+        "--games",
+        "3",
+    ]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read(file(&b, ".bin")).unwrap(),
+        std::fs::read(file(&a, ".bin")).unwrap()
+    );
+    let progress = Progress::read(&file(&a, ".progress")).unwrap();
+    let bytes = std::fs::read(file(&a, ".bin")).unwrap();
+    let games: Vec<_> = GameReader::new(&bytes[..])
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(games.len(), 3);
+    assert_eq!(progress.games, 3);
+    let plies: usize = games.iter().map(|g| g.plies.len()).sum();
+    assert_eq!(plies as u64, progress.positions);
+    for g in &games {
+        // The default 8 random plies, flagged, with no score.
+        assert_eq!(g.opening_plies, 8);
+        assert!(g.plies[..8].iter().all(|p| p.score == 0));
+        assert_eq!(g.start.fen(), forsyth::chess::Position::startpos().fen());
+    }
+    // One text line a ply, and `datagen text` prints the same.
+    let text = std::fs::read_to_string(file(&a, ".txt")).unwrap();
+    assert_eq!(text.lines().count(), plies);
+    let first: Vec<&str> = text.lines().next().unwrap().split(" | ").collect();
+    assert_eq!(first[0], forsyth::chess::Position::startpos().fen());
+    assert_eq!(first[1], "-");
+    let converted = forsyth(&["datagen", "text", &file(&a, ".bin").to_string_lossy()]);
+    assert!(converted.status.success());
+    assert_eq!(String::from_utf8(converted.stdout).unwrap(), text);
+    // Loaded with the default filters, the games give exactly the records
+    // a record run with the same seed writes: the same positions, scores
+    // and results, so a net trained on either is the same net.
+    let opts = DataOptions {
+        min_ply: 0,
+        validation_every: 0,
+        ..DataOptions::default()
+    };
+    let from_games = data::load(&[file(&a, ".bin")], &opts).ok().unwrap();
+    let from_records = data::load(&[file(&r, ".bin")], &opts).ok().unwrap();
+    assert_eq!(from_games.train, from_records.train);
+    assert_eq!(from_games.games, 3);
+    assert_eq!(from_games.drops.opening, 24);
+    // `datagen convert` writes the record file of the same seed.
+    let converted = dir.0.join("converted.bin");
+    let out = forsyth(&[
+        "datagen",
+        "convert",
+        &file(&a, ".bin").to_string_lossy(),
+        &converted.to_string_lossy(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&converted).unwrap(),
+        std::fs::read(file(&r, ".bin")).unwrap()
+    );
+    // Not over an existing file, and not from a record file.
+    for (from, to) in [
+        (file(&a, ".bin"), converted.clone()),
+        (file(&r, ".bin"), dir.0.join("x")),
+    ] {
+        let out = forsyth(&[
+            "datagen",
+            "convert",
+            &from.to_string_lossy(),
+            &to.to_string_lossy(),
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+    }
+    assert!(!dir.0.join("x").exists());
+
+    // Stopped after one game and resumed, on two threads, with a torn
+    // tail: the same bytes.
+    let d = dir.0.join("d");
+    datagen(&d, &["--games", "1", "--format", "games"]);
+    let mut f = OpenOptions::new()
+        .append(true)
+        .open(file(&d, ".bin"))
+        .unwrap();
+    f.write_all(&bytes[..45]).unwrap();
+    drop(f);
+    let mut f = OpenOptions::new()
+        .append(true)
+        .open(file(&d, ".txt"))
+        .unwrap();
+    f.write_all(b"8/8/8/8/8/8/8/8 w").unwrap();
+    drop(f);
+    datagen(&d, &["--games", "3", "--format", "games", "--threads", "2"]);
+    assert_eq!(std::fs::read(file(&d, ".bin")).unwrap(), bytes);
+    assert_eq!(std::fs::read_to_string(file(&d, ".txt")).unwrap(), text);
+    // Resuming in the other format is refused.
+    let out_text = d.to_string_lossy();
+    let output = forsyth(&[
+        "datagen", "--out", &out_text, "--games", "4", "--seed", "7", "--format", "records",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("holds games: resume it with --format games"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(file(&d, ".bin")).unwrap(), bytes);
 }

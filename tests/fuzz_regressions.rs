@@ -55,3 +55,8 @@ fn polyglot_inputs() {
 fn pgn_inputs() {
     assert!(replay("pgn", forsyth::fuzz::pgn) > 0);
 }
+
+#[test]
+fn games_inputs() {
+    assert!(replay("games", forsyth::fuzz::games) > 0);
+}

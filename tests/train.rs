@@ -1,4 +1,4 @@
-//! `forsyth train` from the command line: datagen records in, a network
+//! `forsyth train` from the command line: datagen games in, a network
 //! file out that `EvalFile` loads; bad input is one message and status 2.
 
 mod common;
@@ -108,6 +108,23 @@ fn bad_input_is_one_message_and_status_2() {
     record[8] = 0x07; // whose code is 7
     record[26] = 1;
     let bad = TempFile::new("bad.bin", record);
+    // A game file whose first game reads, and whose second plays e2e4
+    // twice: a bad game stops the run.
+    let start = forsyth::chess::Position::startpos();
+    let e2e4 = start
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.uci(false).to_string() == "e2e4")
+        .unwrap();
+    let mut game =
+        forsyth::datagen::games::Game::new(start, forsyth::datagen::format::GameResult::Draw);
+    game.plies
+        .push(forsyth::datagen::games::Ply { mv: e2e4, score: 5 });
+    let mut bad_games = forsyth::datagen::games::encode_games(&[game.clone()]);
+    game.plies
+        .push(forsyth::datagen::games::Ply { mv: e2e4, score: 5 });
+    bad_games.extend(forsyth::datagen::games::encode_games(&[game]));
+    let bad_game = TempFile::new("bad.games", bad_games);
     for (args, message) in [
         (
             vec!["--data", "/nonexistent.bin", "--out", &out],
@@ -124,6 +141,10 @@ fn bad_input_is_one_message_and_status_2() {
         (
             vec!["--data", bad.path(), "--out", &out],
             "record 0: piece code 7 is not a piece",
+        ),
+        (
+            vec!["--data", bad_game.path(), "--out", &out],
+            "game 1 at byte 76: ply 1: move bits 0x070c are not a legal move",
         ),
         (vec!["--data", odd.path()], "--out <NET.nnue>"),
         (

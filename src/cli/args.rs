@@ -355,20 +355,46 @@ pub struct DatagenArgs {
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Also write PATH.txt, one `FEN | score | result` line a position
+    /// (games: `FEN | score | result | move` a ply)
     #[arg(long)]
     pub text: bool,
     /// Play and score with this network (default: the one built in)
     #[arg(long, value_name = "FILE.nnue")]
     pub eval_file: Option<PathBuf>,
+    /// What PATH.bin holds: whole games (viriformat, every ply) for `train`
+    /// to filter, or the older 32-byte records of the quiet positions
+    #[arg(long, value_name = "games|records", default_value = "games", value_parser = output_format)]
+    pub format: datagen::OutputFormat,
+}
+
+fn output_format(text: &str) -> Result<datagen::OutputFormat, String> {
+    match text {
+        "records" => Ok(datagen::OutputFormat::Records),
+        "games" => Ok(datagen::OutputFormat::Games),
+        _ => Err(format!("'{text}' is not 'records' or 'games'")),
+    }
 }
 
 #[derive(Subcommand, Debug)]
 pub enum DatagenAction {
-    /// Print a record file as `FEN | score | result` lines
+    /// Print a record file as `FEN | score | result` lines, a game file as
+    /// `FEN | score | result | move` lines (score `-` for random plies)
     Text {
-        /// A record file written by `forsyth datagen`
+        /// A record or game file written by `forsyth datagen`
         #[arg(value_name = "FILE.bin")]
         file: PathBuf,
+    },
+    /// Turn a game file (plain or .xz) into a 32-byte record file of the
+    /// positions a record run keeps: searched, not in check, best move
+    /// neither capture nor promotion, no mate score. Records cannot be
+    /// turned back into games: they lack the plies datagen skipped.
+    Convert {
+        /// A game file written by `forsyth datagen --format games`
+        #[arg(value_name = "GAMES")]
+        games: PathBuf,
+        /// The record file to write (must not exist)
+        #[arg(value_name = "RECORDS")]
+        records: PathBuf,
     },
 }
 
@@ -386,21 +412,30 @@ impl DatagenArgs {
             seed: self.seed.unwrap_or_else(datagen::clock_seed),
             text: self.text,
             eval_file: self.eval_file.clone(),
+            format: self.format,
         })
     }
 }
 
 #[derive(Args, Debug)]
 #[command(after_help = "\
-Reads the datagen files whole, drops the positions before --min-ply, holds
-one game in --validation-every out, and trains with AdamW on --threads
+Reads the datagen files whole: game files (every ply; `datagen` writes them)
+and the older 32-byte record files, either plain or xz-compressed (a name
+ending in .xz). From game files it drops the opening's random plies, then as
+the --skip options say the positions in check, those whose best move is a
+capture or promotion, and mate scores (record files were filtered so when
+written; only --skip-mates applies to them), and from both the positions
+before --min-ply, and reports how many each filter dropped. A game file that
+ends inside a game loses that game with a warning; another bad game stops
+the run, or with --skip-bad is dropped with a warning. It holds one game in
+--validation-every out, and trains with AdamW on --threads
 threads, the learning rate falling from --lr to --lr-end (cosine). After
 each epoch it writes NET.nnue (the file EvalFile loads) and NET.nnue.ckpt;
 run the same command again to go on from the checkpoint. The result depends
 only on the data, the options and the thread count.")]
 pub struct TrainArgs {
-    /// A datagen record file (give --data again for more)
-    #[arg(long, value_name = "FILE.bin", required = true, action = clap::ArgAction::Append)]
+    /// A datagen game or record file, plain or .xz (give --data again for more)
+    #[arg(long, value_name = "FILE", required = true, action = clap::ArgAction::Append)]
     pub data: Vec<PathBuf>,
     /// The network file to write
     #[arg(long, value_name = "NET.nnue")]
@@ -453,6 +488,18 @@ pub struct TrainArgs {
     /// Train half the positions of each epoch with files a-h turned round
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
     pub mirror: bool,
+    /// Drop positions in check (game files)
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub skip_check: bool,
+    /// Drop positions whose best move captures or promotes (game files)
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub skip_tactical: bool,
+    /// Drop positions with a mate score
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub skip_mates: bool,
+    /// Drop a game file's bad games with a warning instead of stopping
+    #[arg(long)]
+    pub skip_bad: bool,
 }
 
 fn on_off(text: &str) -> Result<bool, String> {
@@ -484,6 +531,12 @@ impl TrainArgs {
             save_every: self.save_every,
             stop_after: self.stop_after,
             mirror: self.mirror,
+            filters: train::data::Filters {
+                skip_check: self.skip_check,
+                skip_tactical: self.skip_tactical,
+                skip_mates: self.skip_mates,
+            },
+            skip_bad: self.skip_bad,
         }
     }
 }

@@ -3,7 +3,7 @@
 //! rules or adjudication end the game.
 
 use super::format::GameResult;
-use crate::chess::{Color, Position};
+use crate::chess::{Color, Move, Position};
 use crate::search::{Job, Limits, MATE_BOUND, SearchOptions, SearchPool};
 use std::fmt;
 
@@ -33,13 +33,20 @@ pub struct GameSettings {
 }
 
 /// A finished game: the positions worth training on, each with its search
-/// score in centipawns from White's point of view, and the result.
+/// score in centipawns from White's point of view, and the result; and
+/// the whole game, for game files: where it started (the book line), the
+/// opening's random moves, and every searched move with its score.
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
     pub positions: Vec<(Position, i16)>,
     pub result: GameResult,
     /// Plies searched (the opening's random moves not included).
     pub plies: u32,
+    pub start: Position,
+    pub opening: Vec<Move>,
+    /// Each searched ply's move and score (White's view; mate scores as
+    /// the search gives them).
+    pub moves: Vec<(Move, i32)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,29 +84,42 @@ pub fn rng_for_game(seed: u64, index: u64) -> Rng {
     rng
 }
 
-/// The opening position and the keys of the positions before it (the
-/// random moves), or `None` when the random moves reach a position with no
-/// legal move.
-fn random_opening(
-    book: &[Position],
-    random_plies: u32,
-    rng: &mut Rng,
-) -> Option<(Position, Vec<u64>)> {
-    let mut pos = if book.is_empty() {
+/// Where an opening starts, its random moves, the position they reach
+/// and the keys of the positions before it.
+struct Opening {
+    start: Position,
+    moves: Vec<Move>,
+    pos: Position,
+    keys: Vec<u64>,
+}
+
+/// A random opening, or `None` when the random moves reach a position
+/// with no legal move.
+fn random_opening(book: &[Position], random_plies: u32, rng: &mut Rng) -> Option<Opening> {
+    let start = if book.is_empty() {
         Position::startpos()
     } else {
         book[rng.below(book.len())].clone()
     };
+    let mut pos = start.clone();
     let mut keys = Vec::new();
+    let mut moves = Vec::new();
     for _ in 0..random_plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
             return None;
         }
         keys.push(pos.key());
-        pos.play(moves[rng.below(moves.len())]);
+        let mv = legal[rng.below(legal.len())];
+        moves.push(mv);
+        pos.play(mv);
     }
-    (!pos.legal_moves().is_empty()).then_some((pos, keys))
+    (!pos.legal_moves().is_empty()).then_some(Opening {
+        start,
+        moves,
+        pos,
+        keys,
+    })
 }
 
 /// Plays one game with `pool` (one thread; cleared here, before each try).
@@ -110,11 +130,11 @@ pub fn play(
     rng: &mut Rng,
 ) -> Result<PlayedGame, GameError> {
     for _ in 0..MAX_OPENING_TRIES {
-        let Some((pos, keys)) = random_opening(book, settings.random_plies, rng) else {
+        let Some(opening) = random_opening(book, settings.random_plies, rng) else {
             continue;
         };
         pool.clear();
-        if let Some(game) = play_from(pool, settings, pos, keys)? {
+        if let Some(game) = play_from(pool, settings, opening)? {
             return Ok(game);
         }
     }
@@ -202,10 +222,16 @@ impl Adjudicator {
 fn play_from(
     pool: &mut SearchPool,
     settings: &GameSettings,
-    mut pos: Position,
-    mut keys: Vec<u64>,
+    opening: Opening,
 ) -> Result<Option<PlayedGame>, GameError> {
+    let Opening {
+        start,
+        moves: opening,
+        mut pos,
+        mut keys,
+    } = opening;
     let mut positions = Vec::new();
+    let mut moves = Vec::new();
     let mut adjudicator = Adjudicator::default();
     let mut ply = 0;
     let result = loop {
@@ -246,6 +272,7 @@ fn play_from(
         if quiet && score_white.abs() < MATE_BOUND {
             positions.push((pos.clone(), score_white as i16));
         }
+        moves.push((best, score_white));
         if let Some(result) = adjudicator.update(ply, score_white) {
             break result;
         }
@@ -257,6 +284,9 @@ fn play_from(
         positions,
         result,
         plies: ply,
+        start,
+        opening,
+        moves,
     }))
 }
 

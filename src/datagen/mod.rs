@@ -1,13 +1,14 @@
 //! `forsyth datagen`: self-play games at a fixed node count per move on
-//! several threads, writing quiet positions with their search score and
-//! the game's result, for training the evaluation network
+//! several threads, writing whole games (every ply with its move and
+//! search score; [`games`]) or, with `--format records`, quiet positions
+//! with their search score and the game's result, for training the evaluation network
 //! ([`crate::train`]). The games are played and scored by the active network
 //! (the one built in), or by `--eval-file`'s.
 //!
 //! Worker threads each own a one-thread [`SearchPool`] and play whole
 //! games ([`game`]); finished games travel over a channel to the writer
 //! (the calling thread), which appends them in the order of their numbers
-//! to `PATH.bin` ([`mod@format`]) and `PATH.txt`, flushes, and only then
+//! to `PATH.bin` ([`games`] or [`mod@format`]) and `PATH.txt`, flushes, and only then
 //! records the new totals in `PATH.progress`. Killing the process therefore loses at most the games
 //! in progress; a later run with the same `--out` trims anything written
 //! after the last recorded game and carries on up to `--games`.
@@ -27,7 +28,7 @@
 //! 80th searched ply on, it has stayed within ±10 cp for 12 plies in a row;
 //! a draw after 400 searched plies.
 //!
-//! Kept are the searched positions that are not in check, whose best move is
+//! With `--format records`, kept are the searched positions that are not in check, whose best move is
 //! neither a capture nor a promotion, and whose score is not a mate score,
 //! each with the search score in centipawns from White's point of view and
 //! White's result. The text form (`--text`, or `forsyth datagen text
@@ -36,6 +37,20 @@
 //! ```text
 //! rnbqkb1r/ppp1p1pp/3p1p1n/8/P1P3P1/1Q5B/1P1PPP1P/RNB1K1NR w KQkq - 0 6 | 10 | 0.0
 //! ```
+//!
+//! # Game files
+//!
+//! By default (`--format games`), `PATH.bin` holds whole games
+//! ([`games`], viriformat): the book line's position, then every ply with
+//! its move and score, the opening's random plies included and flagged
+//! (score 0), checks, captures, promotions and mate scores too (mates
+//! marked, see [`games::stored_score`]); `forsyth train` filters them when
+//! it loads them. Loaded with its default filters, a game file gives
+//! exactly the records that a record run with the same seed writes. The
+//! progress file counts plies as positions, and `PATH.txt` has one line a
+//! ply: `FEN | score | result | move`, the score `-` for random plies. A
+//! resumed run keeps the first `games` whole games of the file and must
+//! use the format the file was begun with.
 //!
 //! # Resuming and determinism
 //!
@@ -60,6 +75,7 @@
 
 pub mod format;
 pub mod game;
+pub mod games;
 
 use crate::chess::{FenError, Position};
 use crate::progress;
@@ -71,7 +87,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -96,6 +112,17 @@ pub struct Options {
     /// The network that plays and scores the games; the active one (the
     /// embedded network) if none.
     pub eval_file: Option<PathBuf>,
+    /// What `PATH.bin` holds.
+    pub format: OutputFormat,
+}
+
+/// The kind of `PATH.bin` a run writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// 32-byte records of the quiet positions ([`mod@format`]).
+    Records,
+    /// Whole games, every ply ([`games`]).
+    Games,
 }
 
 impl Options {
@@ -140,6 +167,10 @@ pub enum DatagenError {
     },
     Search(String),
     Game(GameError),
+    /// A bad game in a game file.
+    BadGame(PathBuf, games::GameError),
+    /// `datagen convert` cannot read its input.
+    Convert(String),
     /// `--eval-file` names no usable network.
     Network(PathBuf, crate::nnue::NetworkError),
 }
@@ -162,6 +193,8 @@ impl fmt::Display for DatagenError {
             }
             DatagenError::Search(s) => write!(f, "cannot start a search: {s}"),
             DatagenError::Game(e) => e.fmt(f),
+            DatagenError::BadGame(path, e) => write!(f, "{}: {e}", path.display()),
+            DatagenError::Convert(s) => write!(f, "datagen convert: {s}"),
             DatagenError::Network(path, e) => write!(f, "--eval-file {}: {e}", path.display()),
         }
     }
@@ -177,11 +210,41 @@ fn io_at(path: &Path) -> impl FnOnce(io::Error) -> DatagenError + '_ {
     }
 }
 
-/// Prints every record of a `.bin` file in the text format.
+/// Prints every record of a record file in the text format, or every ply
+/// of a game file as `FEN | score | result | move` (score `-` for the
+/// opening's random plies). The kind comes from the contents.
 pub fn print_text(path: &Path) -> Result<(), DatagenError> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let stdout_path = Path::new("<stdout>");
+    let mut prefix = Vec::new();
+    File::open(path)
+        .map_err(io_at(path))?
+        .take(1 << 16)
+        .read_to_end(&mut prefix)
+        .map_err(io_at(path))?;
+    if games::sniff(&prefix) == games::FileKind::Games {
+        let file = File::open(path).map_err(io_at(path))?;
+        for game in games::GameReader::new(BufReader::new(file)) {
+            let game = game.map_err(|e| DatagenError::BadGame(path.to_path_buf(), e))?;
+            let mut text = String::new();
+            game.for_each_position(|i, pos, ply| {
+                let score = if i < game.opening_plies as usize {
+                    "-".to_string()
+                } else {
+                    ply.score.to_string()
+                };
+                text.push_str(&format!(
+                    "{} | {score} | {} | {}\n",
+                    pos.fen(),
+                    game.result.as_text(),
+                    ply.mv.uci(true)
+                ));
+            });
+            out.write_all(text.as_bytes()).map_err(io_at(stdout_path))?;
+        }
+        return out.flush().map_err(io_at(stdout_path));
+    }
     for (index, rec) in format::open(path).map_err(io_at(path))?.enumerate() {
         let rec = rec.map_err(io_at(path))?;
         let line = rec.to_text().map_err(|error| DatagenError::Record {
@@ -192,6 +255,45 @@ pub fn print_text(path: &Path) -> Result<(), DatagenError> {
         writeln!(out, "{line}").map_err(io_at(stdout_path))?;
     }
     out.flush().map_err(io_at(stdout_path))
+}
+
+/// Writes the positions of the game file `input` that a record run keeps
+/// (searched, not in check, best move neither a capture nor a promotion,
+/// no mate score) as a record file `output`, which must not exist: a
+/// game file of a seed converts to the record file of the same seed.
+/// Returns the records written.
+pub fn convert(input: &Path, output: &Path) -> Result<u64, DatagenError> {
+    let bytes = crate::train::data::read_data_file(input)
+        .map_err(|e| DatagenError::Convert(e.to_string()))?;
+    if games::sniff(&bytes[..bytes.len().min(1 << 16)]) != games::FileKind::Games {
+        return Err(DatagenError::Convert(format!(
+            "{}: not a game file",
+            input.display()
+        )));
+    }
+    let mut out = Vec::new();
+    let mut count = 0;
+    for game in games::GameReader::new(&bytes[..]) {
+        let game = game.map_err(|e| DatagenError::BadGame(input.to_path_buf(), e))?;
+        game.for_each_position(|i, pos, ply| {
+            let keep = i >= game.opening_plies as usize
+                && !pos.in_check()
+                && !pos.is_capture(ply.mv)
+                && ply.mv.promo().is_none()
+                && !games::is_mate_score(ply.score);
+            if keep {
+                out.extend_from_slice(&PackedPosition::pack(pos, ply.score, game.result).0);
+                count += 1;
+            }
+        });
+    }
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(output)
+        .map_err(io_at(output))?;
+    file.write_all(&out).map_err(io_at(output))?;
+    Ok(count)
 }
 
 /// Reads start positions: one per line, the first four FEN fields (EPD
@@ -379,7 +481,25 @@ impl Output {
             .open(&bin_path)
             .map_err(io_at(&bin_path))?;
         let len = bin.metadata().map_err(io_at(&bin_path))?.len();
-        let want = progress.positions * RECORD_BYTES as u64;
+        if progress.games > 0 {
+            let mut prefix = Vec::new();
+            File::open(&bin_path)
+                .and_then(|f| f.take(1 << 16).read_to_end(&mut prefix))
+                .map_err(io_at(&bin_path))?;
+            let is_games = games::sniff(&prefix) == games::FileKind::Games;
+            if is_games != (opts.format == OutputFormat::Games) {
+                return Err(DatagenError::Resume(format!(
+                    "{} holds {}: resume it with --format {}",
+                    bin_path.display(),
+                    if is_games { "games" } else { "records" },
+                    if is_games { "games" } else { "records" },
+                )));
+            }
+        }
+        let want = match opts.format {
+            OutputFormat::Records => progress.positions * RECORD_BYTES as u64,
+            OutputFormat::Games => games_prefix_len(&bin_path, progress.games)?,
+        };
         if len < want {
             return Err(DatagenError::Resume(format!(
                 "{} holds {} records but {} counts {}",
@@ -449,6 +569,36 @@ impl Output {
     }
 }
 
+/// The byte length of the first `count` games of the game file at `path`
+/// (what a resumed run keeps); an error if it holds fewer whole games or a
+/// bad one among them.
+fn games_prefix_len(path: &Path, count: u64) -> Result<u64, DatagenError> {
+    if count == 0 {
+        return Ok(0);
+    }
+    let file = File::open(path).map_err(io_at(path))?;
+    let mut reader = games::GameReader::new(BufReader::new(file));
+    for _ in 0..count {
+        match reader.next() {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => {
+                return Err(DatagenError::Resume(format!(
+                    "{}: {e}; the progress file counts {count} games",
+                    path.display()
+                )));
+            }
+            None => {
+                return Err(DatagenError::Resume(format!(
+                    "{} holds {} games but its progress file counts {count}",
+                    path.display(),
+                    reader.games()
+                )));
+            }
+        }
+    }
+    Ok(reader.offset())
+}
+
 /// The byte length of the first `lines` lines of `file`, or `None` if it
 /// has fewer complete lines.
 fn text_prefix_len(file: &mut File, lines: u64) -> io::Result<Option<u64>> {
@@ -477,7 +627,10 @@ struct Batch {
 }
 
 impl Batch {
-    fn new(index: u64, game: &PlayedGame, text: bool) -> Batch {
+    fn new(index: u64, game: &PlayedGame, text: bool, format: OutputFormat) -> Batch {
+        if format == OutputFormat::Games {
+            return Batch::of_game(index, game, text);
+        }
         let mut bytes = Vec::with_capacity(game.positions.len() * RECORD_BYTES);
         let mut lines = String::new();
         for (pos, score) in &game.positions {
@@ -491,6 +644,44 @@ impl Batch {
             index,
             result: game.result,
             positions: game.positions.len() as u64,
+            bytes,
+            text: lines,
+        }
+    }
+}
+
+impl Batch {
+    /// The whole game in the game format, and with `text` one line a ply:
+    /// `FEN | score | result | move`, the score `-` for the opening's
+    /// random plies.
+    fn of_game(index: u64, played: &PlayedGame, text: bool) -> Batch {
+        let mut game = games::Game::new(played.start.clone(), played.result);
+        // Options::check keeps random plies within a byte for game files.
+        game.opening_plies = played.opening.len().min(u8::MAX as usize) as u8;
+        let plies = played.opening.iter().map(|&mv| (mv, None));
+        let searched = played.moves.iter().map(|&(mv, s)| (mv, Some(s)));
+        let mut lines = String::new();
+        let mut pos = played.start.clone();
+        for (mv, score) in plies.chain(searched) {
+            let stored = score.map_or(0, games::stored_score);
+            if text {
+                let shown = score.map_or("-".to_string(), |_| stored.to_string());
+                lines.push_str(&format!(
+                    "{} | {shown} | {} | {}\n",
+                    pos.fen(),
+                    played.result.as_text(),
+                    mv.uci(true)
+                ));
+            }
+            game.plies.push(games::Ply { mv, score: stored });
+            pos.play(mv);
+        }
+        let mut bytes = Vec::with_capacity(game.encoded_len());
+        game.encode_into(&mut bytes);
+        Batch {
+            index,
+            result: played.result,
+            positions: game.plies.len() as u64,
             bytes,
             text: lines,
         }
@@ -529,7 +720,7 @@ fn worker(
         }
         let mut rng = game::rng_for_game(opts.seed, index);
         let message = match game::play(&mut pool, &settings, book, &mut rng) {
-            Ok(game) => Message::Game(Batch::new(index, &game, opts.text)),
+            Ok(game) => Message::Game(Batch::new(index, &game, opts.text, opts.format)),
             Err(e) => Message::Failed(DatagenError::Game(e)),
         };
         let failed = matches!(message, Message::Failed(_));
@@ -552,6 +743,12 @@ pub struct Summary {
 
 /// Plays the games still missing from `opts.out` and writes them.
 pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
+    if opts.format == OutputFormat::Games && opts.random_plies > u32::from(u8::MAX) {
+        return Err(DatagenError::Usage(format!(
+            "--random-plies {} is more than a game file can flag (255)",
+            opts.random_plies
+        )));
+    }
     // The network first: a bad file must fail before any output is touched.
     if let Some(path) = &opts.eval_file {
         let net =

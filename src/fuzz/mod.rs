@@ -10,6 +10,7 @@
 //! - [`uci_session`]: the UCI line handler over a whole session.
 //! - [`epd`]: the EPD reader and writer.
 //! - [`polyglot()`]: the Polyglot book reader on arbitrary files.
+//! - [`games`]: the game-file reader of training data.
 //! - [`pgn`]: the PGN reader (pgn-reader and our visitor), and the book
 //!   builder on what it reads.
 //!
@@ -56,6 +57,11 @@
 //!   `annotate`, every move of every variation is legal where it stands,
 //!   and a game as written reads back the same (tags, moves, NAGs,
 //!   variations, comments up to their spacing).
+//! - `games`: the bytes as a game file (`datagen::games`). Every game read
+//!   is legal move by move, its bytes are the ones it was read from (up to
+//!   the start position's unused score), and it encodes and reads back
+//!   the same; the reader stops after a truncation and never panics; the
+//!   file-kind sniffer copes with anything.
 //!
 //! One convention the `fen` target met: with the king one file from its
 //! castling square (only a Chess960 start allows it), castling in standard
@@ -504,5 +510,53 @@ pub fn pgn(data: &[u8]) {
             assert!(found.iter().all(|b| pos.is_legal(b.mv)));
             pos.play(m);
         }
+    }
+}
+
+/// The game-file reader (`datagen::games`) on arbitrary bytes.
+pub fn games(data: &[u8]) {
+    use crate::datagen::games::{GameReader, encode_games, sniff};
+    let _ = sniff(data);
+    let mut reader = GameReader::new(data);
+    let mut truncated = false;
+    loop {
+        let from = reader.offset() as usize;
+        let Some(item) = reader.next() else {
+            break;
+        };
+        assert!(!truncated, "a game after a truncation");
+        let to = reader.offset() as usize;
+        assert!(
+            from < to && to <= data.len(),
+            "{from}..{to} of {}",
+            data.len()
+        );
+        let game = match item {
+            Ok(game) => game,
+            Err(e) => {
+                truncated |= e.is_truncation();
+                let _ = e.to_string();
+                continue;
+            }
+        };
+        let mut pos = game.start.clone();
+        for ply in &game.plies {
+            assert!(pos.legal_moves().contains(&ply.mv), "{}", pos.fen());
+            pos.play(ply.mv);
+        }
+        let bytes = encode_games(std::slice::from_ref(&game));
+        let mut original = data[from..to].to_vec();
+        original[28] = 0;
+        original[29] = 0;
+        assert_eq!(bytes, original, "game {}", reader.games() - 1);
+        let again: Vec<_> = GameReader::new(&bytes[..]).collect();
+        assert_eq!(again.len(), 1);
+        let again = again[0].as_ref().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again.start.fen_shredder(), game.start.fen_shredder());
+        assert_eq!(
+            (again.result, again.opening_plies),
+            (game.result, game.opening_plies)
+        );
+        assert_eq!(again.plies, game.plies);
     }
 }

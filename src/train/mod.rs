@@ -57,6 +57,10 @@ pub struct Options {
     pub stop_after: u64,
     /// Train half the positions of each epoch mirrored left to right.
     pub mirror: bool,
+    /// The load-time filters of game files (see [`data`]).
+    pub filters: data::Filters,
+    /// Drop a bad game of a game file with a warning instead of stopping.
+    pub skip_bad: bool,
 }
 
 impl Default for Options {
@@ -80,6 +84,8 @@ impl Default for Options {
             save_every: 1000,
             stop_after: 0,
             mirror: true,
+            filters: data::Filters::default(),
+            skip_bad: false,
         }
     }
 }
@@ -520,6 +526,8 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
             min_ply: opts.min_ply,
             validation_every: opts.validation_every,
             max_records: opts.max_positions,
+            filters: opts.filters,
+            skip_bad: opts.skip_bad,
         },
     )?;
     let scale = opts.scale.unwrap_or_else(|| fit_scale(&set.train));
@@ -528,16 +536,18 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
         scale,
     };
     eprintln!(
-        "train: {} positions read from {} games, {} before ply {} dropped; {} to train on, {} to validate; scale {scale}; {} threads; {:.1} s",
+        "train: {} positions read from {} games, {} dropped (before ply {}: {}); {} to train on, {} to validate; scale {scale}; {} threads; {:.1} s",
         set.read,
         set.games,
         set.dropped,
         opts.min_ply,
+        set.drops.min_ply,
         set.train.len(),
         set.validation.len(),
         opts.threads,
         start.elapsed().as_secs_f64()
     );
+    eprintln!("train: {}", set.drops);
 
     let ckpt = opts.checkpoint_path();
     let (opt_fp, data_fp) = (opts.fingerprint(scale), data::fingerprint(&set.train));

@@ -187,6 +187,7 @@ fn a_material_count_is_learned() {
                 min_ply: 0,
                 validation_every: 10,
                 max_records: 0,
+                ..DataOptions::default()
             },
         )
         .unwrap();
@@ -282,6 +283,8 @@ fn data_options(opts: &Options) -> DataOptions {
         min_ply: opts.min_ply,
         validation_every: opts.validation_every,
         max_records: opts.max_positions,
+        filters: opts.filters,
+        skip_bad: opts.skip_bad,
     }
 }
 
@@ -382,6 +385,7 @@ fn bad_data_is_one_clear_error() {
         min_ply: 0,
         validation_every: 10,
         max_records: 0,
+        ..DataOptions::default()
     };
     let load = |name: &str, bytes: Option<&[u8]>| {
         let path = dir.join(name);
@@ -462,7 +466,7 @@ fn options_are_checked() {
     );
     for (line, why) in [
         ("--data a.bin", "--out <NET.nnue>"),
-        ("--out n.nnue", "--data <FILE.bin>"),
+        ("--out n.nnue", "--data <FILE>"),
         (
             "--data a.bin --out n --hidden 100",
             "--hidden must be a multiple of 16",
@@ -539,4 +543,195 @@ fn dequantised(net: &Network) -> Params {
         &net.out_weights,
         net.out_bias,
     )
+}
+
+/// One game with two opening plies, two captures, a mate score and a
+/// position in check among its eight plies (see the comments), as a
+/// game file's bytes, and the game.
+fn filter_game() -> (Vec<u8>, crate::datagen::games::Game) {
+    use crate::datagen::games::{Game, Ply, encode_games};
+    let mut pos = Position::startpos();
+    let mut game = Game::new(pos.clone(), GameResult::WhiteWin);
+    game.opening_plies = 2;
+    for (uci, score) in [
+        ("e2e4", 0),       // opening
+        ("d7d5", 0),       // opening
+        ("e4d5", 30),      // capture
+        ("d8d5", 20),      // capture
+        ("b1c3", 10),      // kept
+        ("d5e5", -31_900), // mate score
+        ("f1e2", -40),     // in check
+        ("e5g5", 5),       // kept
+    ] {
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.uci(false).to_string() == uci)
+            .unwrap();
+        game.plies.push(Ply { mv, score });
+        pos.play(mv);
+    }
+    (encode_games(std::slice::from_ref(&game)), game)
+}
+
+fn games_options(min_ply: u32, filters: data::Filters) -> DataOptions {
+    DataOptions {
+        min_ply,
+        validation_every: 0,
+        max_records: 0,
+        filters,
+        skip_bad: false,
+    }
+}
+
+#[test]
+fn game_files_are_filtered_at_load_time() {
+    let dir = temp_dir("games-filter");
+    let (bytes, game) = filter_game();
+    let path = dir.join("g.games");
+    std::fs::write(&path, &bytes).unwrap();
+    let on = data::Filters::default();
+    let set = data::load(std::slice::from_ref(&path), &games_options(0, on)).unwrap();
+    assert_eq!((set.read, set.games, set.dropped), (8, 1, 6));
+    assert_eq!(
+        set.drops,
+        data::Drops {
+            opening: 2,
+            min_ply: 0,
+            check: 1,
+            tactical: 2,
+            mate: 1,
+            bad_games: 0,
+            bad_plies: 0
+        }
+    );
+    // The kept positions are exactly the records datagen writes for them.
+    let mut expected = Vec::new();
+    game.for_each_position(|i, pos, ply| {
+        if i == 4 || i == 7 {
+            expected.push(PackedPosition::pack(pos, ply.score, GameResult::WhiteWin).0);
+        }
+    });
+    assert_eq!(set.train, expected);
+    assert!(set.validation.is_empty());
+
+    let set = data::load(std::slice::from_ref(&path), &games_options(5, on)).unwrap();
+    assert_eq!(set.drops.min_ply, 3);
+    assert_eq!(set.train, expected[1..]);
+    let off = data::Filters {
+        skip_check: false,
+        skip_tactical: false,
+        skip_mates: false,
+    };
+    let set = data::load(std::slice::from_ref(&path), &games_options(0, off)).unwrap();
+    assert_eq!((set.train.len(), set.dropped), (6, 2));
+    for (filters, kept) in [
+        (
+            data::Filters {
+                skip_check: false,
+                ..on
+            },
+            3,
+        ),
+        (
+            data::Filters {
+                skip_tactical: false,
+                ..on
+            },
+            4,
+        ),
+        (
+            data::Filters {
+                skip_mates: false,
+                ..on
+            },
+            3,
+        ),
+    ] {
+        let set = data::load(std::slice::from_ref(&path), &games_options(0, filters)).unwrap();
+        assert_eq!(set.train.len(), kept, "{filters:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn xz_several_files_and_both_kinds_read_alike() {
+    use std::io::Write;
+    let dir = temp_dir("games-xz");
+    let (bytes, game) = filter_game();
+    let mut records = Vec::new();
+    game.for_each_position(|i, pos, ply| {
+        if i == 4 || i == 7 {
+            records.extend_from_slice(&PackedPosition::pack(pos, ply.score, game.result).0);
+        }
+    });
+    let xz = |data: &[u8]| {
+        let mut enc = liblzma::write::XzEncoder::new(Vec::new(), 9);
+        enc.write_all(data).unwrap();
+        enc.finish().unwrap()
+    };
+    let files = [
+        ("g.bin", bytes.clone()),
+        ("g.bin.xz", xz(&bytes)),
+        ("r.bin", records.clone()),
+        ("r.bin.xz", xz(&records)),
+    ];
+    for (name, b) in &files {
+        std::fs::write(dir.join(name), b).unwrap();
+    }
+    let opts = games_options(0, data::Filters::default());
+    let one = |name: &str| data::load(&[dir.join(name)], &opts).unwrap().train;
+    let from_games = one("g.bin");
+    assert_eq!(from_games.len(), 2);
+    assert_eq!(one("g.bin.xz"), from_games);
+    assert_eq!(one("r.bin"), from_games);
+    assert_eq!(one("r.bin.xz"), from_games);
+    let all: Vec<PathBuf> = files.iter().map(|(n, _)| dir.join(n)).collect();
+    let set = data::load(&all, &opts).unwrap();
+    assert_eq!((set.read, set.games, set.train.len()), (20, 4, 8));
+    // A file named .xz that is not xz.
+    std::fs::write(dir.join("plain.xz"), &bytes).unwrap();
+    let e = data::load(&[dir.join("plain.xz")], &opts)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(matches!(e, DataError::Xz(..)), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_games_stop_the_run_or_are_skipped() {
+    let dir = temp_dir("games-bad");
+    let (bytes, _) = filter_game();
+    let opts = games_options(0, data::Filters::default());
+    // A truncated last game: a warning, the first game kept.
+    let mut torn = bytes.clone();
+    torn.extend_from_slice(&bytes[..bytes.len() - 9]);
+    std::fs::write(dir.join("torn"), &torn).unwrap();
+    let set = data::load(&[dir.join("torn")], &opts).unwrap();
+    assert_eq!((set.games, set.train.len()), (1, 2));
+    assert_eq!((set.drops.bad_games, set.drops.bad_plies), (1, 6));
+    // An illegal move in the second of three games: game 1 at its offset.
+    let mut bad = [bytes.clone(), bytes.clone(), bytes.clone()].concat();
+    let at = bytes.len() + 32 + 4 * 4;
+    bad[at..at + 2].copy_from_slice(&[0, 0x0F]);
+    std::fs::write(dir.join("bad"), &bad).unwrap();
+    let e = data::load(&[dir.join("bad")], &opts)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        e.to_string().contains(&format!(
+            "bad: game 1 at byte {at}: ply 4: move bits 0x0f00"
+        )),
+        "{e}"
+    );
+    let set = data::load(
+        &[dir.join("bad")],
+        &DataOptions {
+            skip_bad: true,
+            ..opts
+        },
+    )
+    .unwrap();
+    assert_eq!((set.games, set.train.len(), set.drops.bad_games), (2, 4, 1));
+    let _ = std::fs::remove_dir_all(&dir);
 }
