@@ -3,7 +3,7 @@
 //! Every position of the main line is searched once: the evaluation after
 //! move n is the one before move n+1. A move's cost is what the side that
 //! played it lost in expected score (win + draw/2, by the WDL model of
-//! `src/eval/wdl.rs`), as lichess judges by winning chances rather than by
+//! `src/score/wdl.rs`), as lichess judges by winning chances rather than by
 //! centipawns: a pawn thrown away in a won ending costs nothing, the same
 //! pawn in a balanced middlegame costs a lot.
 
