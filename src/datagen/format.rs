@@ -351,10 +351,12 @@ pub fn read_file(path: &Path) -> io::Result<Vec<PackedPosition>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn position(fen: &str) -> Position {
+    /// A position from a FEN that must read without warnings (also for the
+    /// game format's tests).
+    pub(in crate::datagen) fn position(fen: &str) -> Position {
         match Position::from_fen(fen) {
             Ok((pos, warnings)) if warnings.is_empty() => pos,
             Ok((_, warnings)) => panic!("{fen}: {warnings:?}"),

@@ -463,14 +463,7 @@ pub fn sniff(prefix: &[u8]) -> FileKind {
 mod tests {
     use super::*;
     use crate::chess::{PieceType, Square};
-
-    fn position(fen: &str) -> Position {
-        match Position::from_fen(fen) {
-            Ok((pos, warnings)) if warnings.is_empty() => pos,
-            Ok((_, warnings)) => panic!("{fen}: {warnings:?}"),
-            Err(e) => panic!("{fen}: {e}"),
-        }
-    }
+    use crate::datagen::format::tests::position;
 
     /// The game of `uci` moves from `fen`, with scores 10, 20, ...
     fn game(fen: &str, uci: &[&str], result: GameResult) -> Game {
