@@ -11,12 +11,12 @@
 //! points carry the text of the PGN's `[%eval]` commands in `data-eval`.
 
 use super::analysis::{BLUNDER, Eval, INACCURACY, Judgement, MISTAKE, Mark, eval_command};
-use super::game::Game;
 use super::output::{Side, summary};
 use crate::chess::{Color, Position};
 use crate::cli::atomic::Pending;
 use crate::diagram::{self, Arrow, ArrowKind, Diagram, escape};
 use crate::epd::runner::Budget;
+use crate::pgn::Game;
 use std::fmt::Write;
 use std::path::Path;
 

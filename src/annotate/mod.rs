@@ -2,7 +2,7 @@
 //! again as PGN with the engine's evaluations, mistakes marked and better
 //! lines, or as one JSON object a game (`--json`; schema in README.md).
 //!
-//! - [`game`] reads the games in full (pgn-reader), checking every move;
+//! - [`crate::pgn`] reads the games in full, checking every move;
 //! - [`analysis`] searches each position once and judges each move;
 //! - [`output`] adds the analysis to a game, or turns it into JSON;
 //! - [`write`](mod@write) writes a game as PGN;
@@ -20,7 +20,6 @@
 //! at depth 12. At `--movetime` the time is fixed and the table buys depth.
 
 pub mod analysis;
-pub mod game;
 pub mod html;
 pub mod output;
 pub mod write;
@@ -29,9 +28,9 @@ use crate::cli::args::AnnotateArgs;
 use crate::cli::epd::Finish;
 use crate::cli::interrupt;
 use crate::epd::runner::Budget;
+use crate::pgn::{Game, read_games};
 use crate::progress::{Meter, templates};
 use analysis::{Analyser, Eval};
-use game::{Game, read_games};
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -3,8 +3,8 @@
 //! JSON object (schema in README.md).
 
 use super::analysis::{Eval, Judgement, Mark, eval_command, judge, white_score};
-use super::game::{Game, Line, Node};
 use crate::chess::{Color, Move, Position};
+use crate::pgn::{Game, Line, Node};
 use crate::score::wdl::{normalise, wdl};
 use crate::search::mate_in;
 use serde::{Serialize, Serializer};
@@ -341,9 +341,9 @@ pub fn game_json(game: &Game, evals: &[Eval], judgements: &[Judgement]) -> GameJ
 #[cfg(test)]
 mod tests {
     use super::super::analysis::EngineLine;
-    use super::super::game::read_games;
     use super::super::write::game_pgn;
     use super::*;
+    use crate::pgn::read_games;
     use crate::score::wdl::WDL_A;
 
     fn game(text: &str) -> Game {

@@ -7,7 +7,7 @@
 //! (where readers look for tags): a comment word that would is kept with
 //! the word before it, as `[%eval ...]` commands are kept whole.
 
-use super::game::{Game, Line};
+use crate::pgn::{Game, Line};
 
 /// The longest line of movetext.
 pub const WIDTH: usize = 80;
@@ -184,8 +184,8 @@ fn comment_words(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::read_games;
     use super::*;
+    use crate::pgn::read_games;
 
     fn round_trip(text: &str) -> String {
         let games = read_games(text.as_bytes()).unwrap();

@@ -82,13 +82,13 @@ impl Builder {
         let mut pos = game.start.clone();
         // Each (position, move) counts once per game for `min_games`.
         let mut seen = HashSet::new();
-        for (ply, &m) in game.moves.iter().enumerate() {
+        for (ply, m) in game.moves().enumerate() {
             if ply as u32 >= self.options.max_ply {
                 break;
             }
             // Positions the key cannot describe are left out (Chess960).
             if !polyglot::ambiguous_castling(&pos) {
-                let points = match (game.result, pos.side_to_move()) {
+                let points = match (game.outcome(), pos.side_to_move()) {
                     (GameResult::WhiteWins, Color::White)
                     | (GameResult::BlackWins, Color::Black) => 2,
                     (GameResult::WhiteWins, Color::Black)

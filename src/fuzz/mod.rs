@@ -413,7 +413,7 @@ pub fn polyglot(data: &[u8]) {
 }
 
 /// Every move of `line` and of its variations legal where it stands.
-fn annotate_line_is_legal(start: &crate::chess::Position, line: &crate::annotate::game::Line) {
+fn annotate_line_is_legal(start: &crate::chess::Position, line: &crate::pgn::Line) {
     let mut pos = start.clone();
     for node in &line.nodes {
         for v in &node.variations {
@@ -431,7 +431,7 @@ fn annotate_line_is_legal(start: &crate::chess::Position, line: &crate::annotate
 }
 
 /// The line with each comment's spacing made single (as it is written).
-fn annotate_spacing(line: &crate::annotate::game::Line) -> crate::annotate::game::Line {
+fn annotate_spacing(line: &crate::pgn::Line) -> crate::pgn::Line {
     let single = |cs: &[String]| -> Vec<String> {
         cs.iter()
             .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
@@ -449,7 +449,8 @@ fn annotate_spacing(line: &crate::annotate::game::Line) -> crate::annotate::game
 /// The games of `annotate`: legal in every line, and the same once
 /// written and read again.
 fn annotate_pgn(data: &[u8]) {
-    use crate::annotate::{game, write};
+    use crate::annotate::write;
+    use crate::pgn as game;
     let Ok(games) = game::read_games(data) else {
         return;
     };
@@ -482,7 +483,7 @@ pub fn pgn(data: &[u8]) {
         match game {
             Ok(g) => {
                 let mut pos = g.start.clone();
-                for &m in &g.moves {
+                for m in g.moves() {
                     assert!(pos.is_legal(m), "game {}: {m:?} illegal", g.number);
                     pos.play(m);
                 }
@@ -505,7 +506,7 @@ pub fn pgn(data: &[u8]) {
     let book = opened.unwrap_or_else(|e| panic!("the built book does not open: {e}"));
     for g in &games {
         let mut pos = g.start.clone();
-        for &m in g.moves.iter().take(24) {
+        for m in g.moves().take(24) {
             let found = book.probe(&pos).unwrap_or_else(|e| panic!("probe: {e}"));
             assert!(found.iter().all(|b| pos.is_legal(b.mv)));
             pos.play(m);

@@ -1,20 +1,38 @@
-//! Reading the games of a PGN file in full for `forsyth annotate`: tags,
-//! moves, comments, NAGs and variations (nested to any depth), with the
-//! `pgn-reader` crate doing the parsing and our rules checking each move in
-//! its own position.
+//! Games from PGN text, read with the `pgn-reader` crate and checked move
+//! by move by our rules: tags, the start position (the `FEN` tag, else the
+//! usual one), the moves with their comments, NAGs and variations (nested
+//! to any depth), and the result. One reader for both of its users, in two
+//! ways of reading ([`Mode`]):
 //!
-//! pgn-reader is lenient by design: a tag line it cannot read is passed
-//! over silently. Since a game whose tags are lost should not come out
-//! looking whole, the tag lines of each game are also checked here, on the
-//! raw text, before the reader sees them (the reader tells where each game
-//! starts). What the reader drops unreported cannot be kept: comments after
-//! `;` to the end of the line, `%` escape lines, and words in the movetext
-//! that are not moves (the moves after such a word are then usually
-//! illegal, and reported).
+//! - [`read_games`], for `forsyth annotate`: a file of whole games, each
+//!   as the crate reads it. The tag lines are also checked on the raw text
+//!   (pgn-reader passes over a tag line it cannot read, silently, and a
+//!   game whose tags are lost should not come out looking whole), a
+//!   `Variant` other than standard chess and Chess960 is refused, and a
+//!   move after the result is an error.
+//! - [`games`], for the book builder, which needs only each game's main
+//!   line ([`Game::moves`]) and result ([`Game::outcome`]): a stream, with
+//!   two habits of real files that the crate reads as one game split into
+//!   games, as the book's own sources need: lines of moves with no tags
+//!   and no blank line between them, each ending with its result (the
+//!   result ends a game), and a game of tags alone followed by the next
+//!   game's tags (a tag the game already has begins the next game).
+//!   Variations are passed over.
+//!
+//! The crate does the reading (tag pairs and their escapes, comments in
+//! braces and after `;`, `%` escape lines, NAGs and `!?` suffixes, move
+//! numbers as `1.`, `1...` or glued to the move). A game with an illegal
+//! move or a bad FEN comes back as an error naming the game and the move,
+//! and reading carries on with the next game. What the reader drops
+//! unreported cannot be kept: comments after `;` to the end of the line,
+//! `%` escape lines, and words in the movetext that are not moves (the
+//! moves after such a word are then usually illegal, and reported).
 
 use crate::chess::san::SanError;
 use crate::chess::{Color, FenError, Move, Position};
 use pgn_reader::{Nag, Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use std::collections::VecDeque;
+use std::fmt;
 use std::io::{Cursor, Seek};
 use std::ops::ControlFlow;
 
@@ -40,14 +58,39 @@ pub struct Node {
     pub variations: Vec<Line>,
 }
 
+/// How a game ended, as its result token (or `Result` tag) says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+    /// `*`, or no result at all.
+    Unknown,
+}
+
+impl GameResult {
+    /// A result token or a `Result` tag's value.
+    fn parse(text: &str) -> Option<GameResult> {
+        Some(match text {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" | "½-½" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+}
+
 /// One game read in full, every move legal.
 #[derive(Clone, Debug)]
 pub struct Game {
-    /// 1 for the first game of the file.
+    /// 1 for the first game of the text.
     pub number: usize,
-    /// The line of the file the game starts on.
+    /// The line of the text the game starts on (for games that [`games`]
+    /// splits off one the crate reads as one, the line that one starts on).
     pub line: usize,
     pub tags: Vec<(String, String)>,
+    /// The start position (from the `FEN` tag, else the usual one).
     pub start: Position,
     /// From a `Variant "Chess960"` tag, or castling rights that only
     /// Chess960 has: UCI writes castling as king-takes-rook then.
@@ -88,6 +131,23 @@ impl Game {
             .unwrap_or("*")
     }
 
+    /// How the game ended: the movetext's result, else (when it gives
+    /// none, or `*`) the `Result` tag's.
+    pub fn outcome(&self) -> GameResult {
+        match self.result.as_deref().and_then(GameResult::parse) {
+            Some(GameResult::Unknown) | None => self
+                .tag("Result")
+                .and_then(GameResult::parse)
+                .unwrap_or(GameResult::Unknown),
+            Some(known) => known,
+        }
+    }
+
+    /// The moves of the main line.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        self.main.nodes.iter().map(|n| n.mv)
+    }
+
     /// The positions of the main line, from the start to after the last move.
     pub fn positions(&self) -> Vec<Position> {
         let mut pos = self.start.clone();
@@ -99,7 +159,6 @@ impl Game {
         out
     }
 }
-
 /// Why a game could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
@@ -119,6 +178,8 @@ pub enum GameError {
     /// `12...`).
     BadMove {
         at: String,
+        /// The move as the text spells it.
+        text: String,
         in_variation: bool,
         error: SanError,
     },
@@ -130,8 +191,8 @@ pub enum GameError {
     Syntax(String),
 }
 
-impl std::fmt::Display for GameError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             GameError::BrokenTag { line, why, text } => {
                 write!(f, "broken tag on line {line}: {why}: {text}")
@@ -146,6 +207,7 @@ impl std::fmt::Display for GameError {
                 at,
                 in_variation,
                 error,
+                ..
             } => {
                 let place = if *in_variation {
                     ", in a variation"
@@ -172,8 +234,8 @@ pub struct BadGame {
     pub error: GameError,
 }
 
-impl std::fmt::Display for BadGame {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+impl fmt::Display for BadGame {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(
             f,
             "game {} (line {}): {}",
@@ -181,6 +243,82 @@ impl std::fmt::Display for BadGame {
         )
     }
 }
+
+/// Why [`games`] skipped a game: the same faults as [`GameError`], told
+/// briefly, by the game's number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PgnError {
+    /// The `FEN` tag is no valid position.
+    BadFen {
+        game: usize,
+        fen: String,
+        reason: String,
+    },
+    /// A move is illegal or not SAN; `at` is its number, as `12.` or
+    /// `12...`.
+    BadMove {
+        game: usize,
+        at: String,
+        text: String,
+        reason: String,
+    },
+    /// Text the reader gives up on (an unterminated tag or comment).
+    Syntax { game: usize, what: String },
+}
+
+impl PgnError {
+    fn of(game: usize, error: GameError) -> PgnError {
+        match error {
+            GameError::BadFen { fen, error } => PgnError::BadFen {
+                game,
+                fen,
+                reason: error.to_string(),
+            },
+            GameError::BadMove {
+                at, text, error, ..
+            } => PgnError::BadMove {
+                game,
+                at,
+                text,
+                reason: error.to_string(),
+            },
+            GameError::Syntax(what) => PgnError::Syntax { game, what },
+            // Not checked when reading a stream of games; told as they are.
+            other => PgnError::Syntax {
+                game,
+                what: other.to_string(),
+            },
+        }
+    }
+
+    /// The number of the game in its text.
+    pub fn game(&self) -> usize {
+        match self {
+            PgnError::BadFen { game, .. }
+            | PgnError::BadMove { game, .. }
+            | PgnError::Syntax { game, .. } => *game,
+        }
+    }
+}
+
+impl fmt::Display for PgnError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            PgnError::BadFen { game, fen, reason } => {
+                write!(f, "game {game}: FEN '{fen}': {reason}")
+            }
+            PgnError::BadMove {
+                game,
+                at,
+                text,
+                reason,
+            } => write!(f, "game {game}: move {at} '{text}': {reason}"),
+            PgnError::Syntax { game, what } => write!(f, "game {game}: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
 
 /// A file that holds no game at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,13 +328,59 @@ pub enum NotPgn {
     NoGame,
 }
 
-impl std::fmt::Display for NotPgn {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+impl fmt::Display for NotPgn {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(match self {
             NotPgn::Empty => "the file is empty",
             NotPgn::Binary => "not a PGN file (it holds binary data)",
             NotPgn::NoGame => "not a PGN file (no tag pair and no move in it)",
         })
+    }
+}
+
+/// How the reader takes a text (the module's documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// One game for each game of the crate's, checked in full
+    /// ([`read_games`]).
+    Whole,
+    /// A result or a repeated tag ends a game; variations passed over
+    /// ([`games`]).
+    Stream,
+}
+
+fn reader(bytes: &[u8]) -> Reader<Cursor<&[u8]>> {
+    Reader::build(Cursor::new(bytes))
+        .set_supported_tag_line_length(4096)
+        .finish()
+}
+
+/// Counts the lines up to where each of the crate's games starts: from
+/// the last start, not from the top each time.
+struct Lines {
+    counted: usize,
+    line: usize,
+}
+
+impl Lines {
+    fn new() -> Lines {
+        Lines {
+            counted: 0,
+            line: 1,
+        }
+    }
+
+    /// The line that byte `at` of `bytes` is on (`at` never goes back).
+    fn at(&mut self, bytes: &[u8], at: usize) -> usize {
+        let at = at.min(bytes.len());
+        if at > self.counted {
+            self.line += bytes[self.counted..at]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count();
+            self.counted = at;
+        }
+        self.line
     }
 }
 
@@ -209,15 +393,11 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
     if bytes.contains(&0) {
         return Err(NotPgn::Binary);
     }
-    let mut reader = Reader::build(Cursor::new(bytes))
-        .set_supported_tag_line_length(4096)
-        .finish();
-    let mut visitor = GameVisitor;
+    let mut reader = reader(bytes);
+    let mut visitor = GameVisitor::new(Mode::Whole);
     let mut out = Vec::new();
     let mut anything = false;
-    // Where the last game started, and on which line: lines are counted
-    // from there, not from the top each time.
-    let (mut counted, mut line) = (0, 1);
+    let mut lines = Lines::new();
     loop {
         let number = out.len() + 1;
         // Where the game starts: after the last one and the blank lines.
@@ -228,13 +408,7 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
             break;
         };
         let start = (start as usize).min(bytes.len());
-        if start > counted {
-            line += bytes[counted..start]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count();
-            counted = start;
-        }
+        let line = lines.at(bytes, start);
         let bad = |error: GameError| BadGame {
             number,
             line,
@@ -244,30 +418,23 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
         let read = reader.read_game(&mut visitor);
         let game = match read {
             Ok(None) => break,
-            Ok(Some(Ok(read))) => {
-                if read.tags.is_empty() && read.main.nodes.is_empty() {
+            Ok(Some(())) => match visitor.finished.pop_front() {
+                None => break,
+                Some(Ok(read)) if read.tags.is_empty() && read.main.nodes.is_empty() => {
                     Err(bad(GameError::NotAGame))
-                } else {
+                }
+                Some(Ok(read)) => {
                     anything = true;
                     match tag_problem {
                         Some(problem) => Err(bad(problem)),
-                        None => Ok(Game {
-                            number,
-                            line,
-                            tags: read.tags,
-                            start: read.start,
-                            chess960: read.chess960,
-                            main: read.main,
-                            end_comments: Vec::new(),
-                            result: read.result,
-                        }),
+                        None => Ok(read.game(number, line)),
                     }
                 }
-            }
-            Ok(Some(Err(error))) => {
-                anything = true;
-                Err(bad(tag_problem.unwrap_or(error)))
-            }
+                Some(Err(error)) => {
+                    anything = true;
+                    Err(bad(tag_problem.unwrap_or(error)))
+                }
+            },
             Err(e) => {
                 anything = true;
                 Err(bad(
@@ -286,6 +453,74 @@ pub fn read_games(bytes: &[u8]) -> Result<Vec<Result<Game, BadGame>>, NotPgn> {
         return Err(NotPgn::NoGame);
     }
     Ok(out)
+}
+
+/// The games of a PGN text, in order, as a stream; bad games are `Err`
+/// and do not stop the iteration.
+pub fn games(text: &[u8]) -> Games<'_> {
+    Games {
+        text,
+        reader: reader(text),
+        visitor: GameVisitor::new(Mode::Stream),
+        lines: Lines::new(),
+        line: 1,
+        number: 0,
+        done: false,
+    }
+}
+
+/// The iterator of [`games`].
+pub struct Games<'a> {
+    text: &'a [u8],
+    reader: Reader<Cursor<&'a [u8]>>,
+    visitor: GameVisitor,
+    lines: Lines,
+    /// The line the crate's game being read starts on.
+    line: usize,
+    /// The number of the last game given.
+    number: usize,
+    done: bool,
+}
+
+impl Games<'_> {
+    /// How many bytes of the text have been read (for progress meters).
+    pub fn bytes_read(&mut self) -> u64 {
+        self.reader.stream_position().unwrap_or(0)
+    }
+}
+
+impl Iterator for Games<'_> {
+    type Item = Result<Game, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.visitor.finished.is_empty() && !self.done {
+            let before = self.bytes_read();
+            if let Ok(true) = self.reader.has_more() {
+                let start = self.bytes_read() as usize;
+                self.line = self.lines.at(self.text, start);
+            }
+            match self.reader.read_game(&mut self.visitor) {
+                Ok(Some(())) => {}
+                Ok(None) => self.done = true,
+                Err(e) => {
+                    // The games the text held before the fault are kept;
+                    // the one it was in is lost.
+                    self.visitor
+                        .finished
+                        .push_back(Err(GameError::Syntax(e.to_string())));
+                    // The reader skips past what it could not read; should
+                    // it ever not move on, stop rather than loop.
+                    self.done = self.bytes_read() <= before;
+                }
+            }
+        }
+        let next = self.visitor.finished.pop_front()?;
+        self.number += 1;
+        Some(match next {
+            Ok(read) => Ok(read.game(self.number, self.line)),
+            Err(e) => Err(PgnError::of(self.number, e)),
+        })
+    }
 }
 
 /// The first broken tag line of the game that `text` starts with, as a
@@ -364,6 +599,21 @@ struct Read {
     result: Option<String>,
 }
 
+impl Read {
+    fn game(self, number: usize, line: usize) -> Game {
+        Game {
+            number,
+            line,
+            tags: self.tags,
+            start: self.start,
+            chess960: self.chess960,
+            main: self.main,
+            end_comments: Vec::new(),
+            result: self.result,
+        }
+    }
+}
+
 /// A line being read, and where it stands.
 struct Frame {
     line: Line,
@@ -382,6 +632,11 @@ struct Movetext {
     result: Option<String>,
     /// A comment longer than the reader's buffer, so far.
     partial: Vec<u8>,
+    /// The first fault (a bad FEN, a bad move...); the rest of the game is
+    /// not played.
+    error: Option<GameError>,
+    /// Whether anything of the game was read: tags, a move, a result.
+    started: bool,
 }
 
 impl Movetext {
@@ -406,6 +661,24 @@ impl Movetext {
         if let Some(node) = self.top().line.nodes.last_mut() {
             node.variations.push(line);
         }
+    }
+
+    /// The game as read: variations left open at its end end with it.
+    fn finish(mut self) -> Result<Read, GameError> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        while self.frames.len() > 1 {
+            self.close_variation();
+        }
+        let main = self.frames.pop().map(|f| f.line).unwrap_or_default();
+        Ok(Read {
+            tags: self.tags,
+            start: self.start,
+            chess960: self.chess960,
+            main,
+            result: self.result,
+        })
     }
 }
 
@@ -445,60 +718,63 @@ fn variant_is_chess960(name: &str) -> Option<bool> {
     }
 }
 
-struct GameVisitor;
+/// Turns the crate's games into ours, checking each move in its own
+/// position. In [`Mode::Stream`] one of the crate's games may hold several
+/// of ours; they queue in `finished`.
+struct GameVisitor {
+    mode: Mode,
+    finished: VecDeque<Result<Read, GameError>>,
+}
 
-type Flow<T = ()> = ControlFlow<Result<Read, GameError>, T>;
-
-impl Visitor for GameVisitor {
-    type Tags = Vec<(String, String)>;
-    type Movetext = Movetext;
-    type Output = Result<Read, GameError>;
-
-    fn begin_tags(&mut self) -> Flow<Self::Tags> {
-        ControlFlow::Continue(Vec::new())
+impl GameVisitor {
+    fn new(mode: Mode) -> GameVisitor {
+        GameVisitor {
+            mode,
+            finished: VecDeque::new(),
+        }
     }
 
-    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> Flow {
-        tags.push((
-            String::from_utf8_lossy(name).trim().to_string(),
-            value.decode_utf8_lossy().into_owned(),
-        ));
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Self::Tags) -> Flow<Self::Movetext> {
+    /// Begins a game with these tags: its start position and variant.
+    fn begin(&self, tags: Vec<(String, String)>) -> Movetext {
         let tag = |name: &str| {
             tags.iter()
                 .rev()
-                .find(|(n, _)| n == name)
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
                 .map(|(_, v)| v.trim())
         };
-        let variant960 = match tag("Variant").map(variant_is_chess960) {
-            None => false,
-            Some(Some(is)) => is,
-            Some(None) => {
-                return ControlFlow::Break(Err(GameError::UnknownVariant(
-                    tag("Variant").unwrap_or_default().to_string(),
-                )));
+        let mut error = None;
+        let mut variant960 = false;
+        if self.mode == Mode::Whole {
+            match tag("Variant").map(variant_is_chess960) {
+                None => {}
+                Some(Some(is)) => variant960 = is,
+                Some(None) => {
+                    error = Some(GameError::UnknownVariant(
+                        tag("Variant").unwrap_or_default().to_string(),
+                    ));
+                }
             }
-        };
+        }
         let start = match tag("FEN") {
             Some(fen) => match Position::from_fen(fen) {
                 Ok((pos, _)) => pos,
-                Err(error) => {
-                    return ControlFlow::Break(Err(GameError::BadFen {
+                Err(e) => {
+                    error = error.or(Some(GameError::BadFen {
                         fen: fen.to_string(),
-                        error,
+                        error: e,
                     }));
+                    Position::startpos()
                 }
             },
-            None if tag("SetUp") == Some("1") => {
-                return ControlFlow::Break(Err(GameError::SetUpWithoutFen));
+            None if self.mode == Mode::Whole && tag("SetUp") == Some("1") => {
+                error = error.or(Some(GameError::SetUpWithoutFen));
+                Position::startpos()
             }
             None => Position::startpos(),
         };
         let chess960 = variant960 || castles_as_chess960(&start);
-        ControlFlow::Continue(Movetext {
+        Movetext {
+            started: !tags.is_empty(),
             tags,
             frames: vec![Frame {
                 line: Line::default(),
@@ -509,12 +785,45 @@ impl Visitor for GameVisitor {
             chess960,
             result: None,
             partial: Vec::new(),
-        })
+            error,
+        }
+    }
+}
+
+type Flow<T = ()> = ControlFlow<(), T>;
+
+impl Visitor for GameVisitor {
+    type Tags = Vec<(String, String)>;
+    type Movetext = Movetext;
+    type Output = ();
+
+    fn begin_tags(&mut self) -> Flow<Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> Flow {
+        let name = String::from_utf8_lossy(name).trim().to_string();
+        if self.mode == Mode::Stream && tags.iter().any(|(n, _)| *n == name) {
+            // A game of tags alone, then the next game's tags.
+            let alone = self.begin(std::mem::take(tags));
+            self.finished.push_back(alone.finish());
+        }
+        tags.push((name, value.decode_utf8_lossy().into_owned()));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> Flow<Self::Movetext> {
+        ControlFlow::Continue(self.begin(tags))
     }
 
     fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> Flow {
+        mt.started = true;
+        if mt.error.is_some() {
+            return ControlFlow::Continue(());
+        }
         if mt.frames.len() == 1 && mt.result.is_some() {
-            return ControlFlow::Break(Err(GameError::MoveAfterResult));
+            mt.error = Some(GameError::MoveAfterResult);
+            return ControlFlow::Continue(());
         }
         let in_variation = mt.frames.len() > 1;
         let frame = mt.top();
@@ -532,14 +841,17 @@ impl Visitor for GameVisitor {
                     comments: Vec::new(),
                     variations: Vec::new(),
                 });
-                ControlFlow::Continue(())
             }
-            Err(error) => ControlFlow::Break(Err(GameError::BadMove {
-                at: move_number(&frame.pos),
-                in_variation,
-                error,
-            })),
+            Err(error) => {
+                mt.error = Some(GameError::BadMove {
+                    at: move_number(&frame.pos),
+                    text,
+                    in_variation,
+                    error,
+                });
+            }
         }
+        ControlFlow::Continue(())
     }
 
     fn nag(&mut self, mt: &mut Movetext, nag: Nag) -> Flow {
@@ -569,8 +881,12 @@ impl Visitor for GameVisitor {
     }
 
     fn begin_variation(&mut self, mt: &mut Movetext) -> Flow<Skip> {
+        if self.mode == Mode::Stream || mt.error.is_some() {
+            return ControlFlow::Continue(Skip(true));
+        }
         let Some(before) = mt.top().before_last.clone() else {
-            return ControlFlow::Break(Err(GameError::VariationWithoutMove));
+            mt.error = Some(GameError::VariationWithoutMove);
+            return ControlFlow::Continue(Skip(true));
         };
         mt.frames.push(Frame {
             line: Line::default(),
@@ -587,167 +903,29 @@ impl Visitor for GameVisitor {
     }
 
     fn outcome(&mut self, mt: &mut Movetext, outcome: Outcome) -> Flow {
-        if mt.frames.len() == 1 {
-            mt.result = Some(outcome.to_string());
+        if mt.frames.len() > 1 {
+            return ControlFlow::Continue(());
         }
+        if self.mode == Mode::Whole {
+            mt.result = Some(outcome.to_string());
+            return ControlFlow::Continue(());
+        }
+        // The result ends the game; moves after it begin another, with no
+        // tags of its own.
+        let mut ended = std::mem::replace(mt, self.begin(Vec::new()));
+        ended.result = Some(outcome.to_string());
+        self.finished.push_back(ended.finish());
         ControlFlow::Continue(())
     }
 
-    fn end_game(&mut self, mut mt: Movetext) -> Self::Output {
-        // Variations left open at the end of the game end with it.
-        while mt.frames.len() > 1 {
-            mt.close_variation();
+    fn end_game(&mut self, mt: Movetext) {
+        // In a stream, a game begun after a result with nothing after it
+        // is no game.
+        if self.mode == Mode::Whole || mt.started {
+            self.finished.push_back(mt.finish());
         }
-        let main = mt.frames.pop().map(|f| f.line).unwrap_or_default();
-        Ok(Read {
-            tags: mt.tags,
-            start: mt.start,
-            chess960: mt.chess960,
-            main,
-            result: mt.result,
-        })
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn games(text: &str) -> Vec<Result<Game, BadGame>> {
-        read_games(text.as_bytes()).unwrap()
-    }
-
-    #[test]
-    fn reads_the_whole_tree() {
-        let text = "[Event \"Test \\\"quoted\\\"\"]\n[White \"A\"]\n\n\
-                    { before } 1. e4 $1 { good } (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 \
-                    2. Nf3!? Nc6 1-0\n";
-        let g = games(text);
-        assert_eq!(g.len(), 1);
-        let g = g[0].as_ref().unwrap();
-        assert_eq!((g.number, g.line), (1, 1));
-        assert_eq!(g.tags[0], ("Event".into(), "Test \"quoted\"".into()));
-        assert_eq!(g.main.comments, ["before"]);
-        let sans: Vec<&str> = g.main.nodes.iter().map(|n| n.san.as_str()).collect();
-        assert_eq!(sans, ["e4", "e5", "Nf3", "Nc6"]);
-        let e4 = &g.main.nodes[0];
-        assert_eq!(
-            (e4.nags.as_slice(), e4.comments.as_slice()),
-            (&[1][..], &["good".to_string()][..])
-        );
-        assert_eq!(e4.variations.len(), 1);
-        let v = &e4.variations[0];
-        let vs: Vec<&str> = v.nodes.iter().map(|n| n.san.as_str()).collect();
-        assert_eq!(vs, ["d4", "d5", "c4"]);
-        let inner: Vec<&str> = v.nodes[1].variations[0]
-            .nodes
-            .iter()
-            .map(|n| n.san.as_str())
-            .collect();
-        assert_eq!(inner, ["Nf6", "c4"]);
-        assert_eq!(g.main.nodes[2].nags, [5]);
-        assert_eq!(g.result.as_deref(), Some("1-0"));
-        assert!(!g.chess960);
-    }
-
-    #[test]
-    fn bad_games_are_reported_and_the_others_kept() {
-        let text = "[Event \"one\"]\n\n1. e4 e5 *\n\n\
-                    [Event \"two\"]\n\n1. e4 e5 2. Ke3 *\n\n\
-                    [Event \"three\"]\n[FEN \"8/8/8 w - -\"]\n\n1. e4 *\n\n\
-                    [Event \"four\"]\n[White \"Smith]\n\n1. d4 *\n\n\
-                    [Event \"five\"]\n[Variant \"Atomic\"]\n\n1. d4 *\n\n\
-                    [Event \"six\"]\n\n1. e4 (2. e5) *\n\n\
-                    [Event \"seven\"]\n\n1. c4 *\n";
-        let g = games(text);
-        assert_eq!(g.len(), 7);
-        assert!(g[0].is_ok() && g[6].is_ok());
-        assert_eq!(g[6].as_ref().unwrap().tag("Event"), Some("seven"));
-        let err = |i: usize| g[i].as_ref().unwrap_err().to_string();
-        assert_eq!(
-            err(1),
-            "game 2 (line 5): move 2.: 'Ke3' is not a legal move here"
-        );
-        assert!(
-            err(2).starts_with("game 3 (line 9): bad FEN tag '8/8/8 w - -': "),
-            "{}",
-            err(2)
-        );
-        assert_eq!(
-            err(3),
-            "game 4 (line 14): broken tag on line 15: a tag value without its closing quote: [White \"Smith]"
-        );
-        assert_eq!(
-            err(4),
-            "game 5 (line 19): variant 'Atomic' is not supported (standard chess and Chess960 only)"
-        );
-        assert_eq!(
-            err(5),
-            "game 6 (line 24): move 1., in a variation: 'e5' is not a legal move here"
-        );
-    }
-
-    #[test]
-    fn chess960_castling() {
-        // King f1, rooks b1 and h1: castling short is `f1h1` in Chess960's
-        // UCI, and the position alone says it is Chess960.
-        let fen = "1r3k1r/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R w HBhb - 0 1";
-        for tags in [
-            format!("[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"{fen}\"]"),
-            format!("[FEN \"{fen}\"]"),
-        ] {
-            let g = games(&format!("{tags}\n\n1. O-O O-O-O *\n"));
-            let g = g[0].as_ref().unwrap();
-            assert!(g.chess960);
-            let sans: Vec<&str> = g.main.nodes.iter().map(|n| n.san.as_str()).collect();
-            assert_eq!(sans, ["O-O", "O-O-O"]);
-            assert_eq!(g.main.nodes[0].mv.uci(true).to_string(), "f1h1");
-            assert_eq!(g.main.nodes[1].mv.uci(true).to_string(), "f8b8");
-        }
-    }
-
-    #[test]
-    fn long_comments_come_whole() {
-        // Longer than the reader's buffer for a token (255 bytes).
-        let long = "word ".repeat(400);
-        let g = games(&format!("1. e4 {{ {long} }} e5 *"));
-        let g = g[0].as_ref().unwrap();
-        assert_eq!(g.main.nodes[0].comments, [long.trim()]);
-    }
-
-    #[test]
-    fn files_that_are_not_pgn() {
-        assert_eq!(read_games(b"").unwrap_err(), NotPgn::Empty);
-        assert_eq!(read_games(b" \n\n").unwrap_err(), NotPgn::Empty);
-        assert_eq!(
-            read_games(b"\x7fELF\x02\x01\x00\x00").unwrap_err(),
-            NotPgn::Binary
-        );
-        assert_eq!(
-            read_games(b"This is a README, not a game.\n").unwrap_err(),
-            NotPgn::NoGame
-        );
-        // Moves without tags are a game.
-        assert!(read_games(b"1. e4 e5 *").unwrap()[0].is_ok());
-    }
-
-    #[test]
-    fn tag_lines() {
-        assert!(check_tag_line(r#"[Event "a \"b\" \\ c"]"#).is_ok());
-        assert!(check_tag_line(r#"[A "1"] [B "2"]"#).is_ok());
-        assert!(check_tag_line(r#"[Event "Cup [final]"]"#).is_ok());
-        assert_eq!(
-            check_tag_line(r#"[White Smith]"#),
-            Err("a tag without a quoted value")
-        );
-        assert_eq!(check_tag_line(r#"["x"]"#), Err("a tag without a name"));
-        assert_eq!(
-            check_tag_line(r#"[White "x""#),
-            Err("a tag without its closing bracket")
-        );
-        assert_eq!(
-            check_tag_line(r#"[White "x"] y"#),
-            Err("text after the tag pair")
-        );
-    }
-}
+mod tests;
