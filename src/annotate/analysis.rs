@@ -8,12 +8,11 @@
 //! pawn in a balanced middlegame costs a lot.
 
 use crate::chess::{Color, Move, Position};
-use crate::epd::runner::Budget;
 use crate::score::wdl::{normalise, wdl};
 use crate::search::{
-    Iteration, Job, MATE, MATE_BOUND, Reporter, SearchOptions, SearchPool, mate_in,
+    Budget, Collector, Job, Keep, MATE, MATE_BOUND, SearchOptions, SearchPool, mate_in,
 };
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Expected score lost by a move for `?!` (inaccuracy)...
@@ -100,44 +99,6 @@ impl Eval {
     }
 }
 
-/// The latest report of each MultiPV line, and the move chosen.
-#[derive(Default)]
-struct Collected {
-    lines: Vec<Option<(i32, u32, Vec<Move>)>>,
-    nodes: u64,
-    best: Option<Move>,
-}
-
-#[derive(Default)]
-struct Collector {
-    state: Mutex<Collected>,
-}
-
-impl Reporter for Collector {
-    fn iteration(&self, it: &Iteration) {
-        let Ok(mut s) = self.state.lock() else {
-            return;
-        };
-        s.nodes = s.nodes.max(it.nodes);
-        // A line without a score (the search stopped before any move was
-        // scored) says nothing to judge a move by: the last one stands.
-        let Some(score) = it.score else {
-            return;
-        };
-        let i = it.multipv.saturating_sub(1);
-        if s.lines.len() <= i {
-            s.lines.resize(i + 1, None);
-        }
-        s.lines[i] = Some((score, it.depth, it.pv.to_vec()));
-    }
-
-    fn best_move(&self, best: Option<Move>, _ponder: Option<Move>) {
-        if let Ok(mut s) = self.state.lock() {
-            s.best = best;
-        }
-    }
-}
-
 /// One search pool for a whole run; its table is kept from one position
 /// of a game to the next.
 pub struct Analyser {
@@ -187,7 +148,12 @@ impl Analyser {
                 legal,
             });
         }
-        let collector = Arc::new(Collector::default());
+        // A line without a score (the search stopped before any move was
+        // scored) says nothing to judge a move by: the last one stands.
+        let collector = Arc::new(Collector::new(Keep {
+            unscored: false,
+            final_lines: true,
+        }));
         let job = Job {
             root: pos.clone(),
             history: history.to_vec(),
@@ -206,17 +172,14 @@ impl Analyser {
                 return None;
             }
         }
-        let s = match collector.state.lock() {
-            Ok(s) => s,
-            Err(p) => p.into_inner(),
-        };
+        let s = collector.latest();
         let mut lines: Vec<EngineLine> = s
             .lines
             .iter()
             .flatten()
-            .map(|(score, _, pv)| EngineLine {
-                score: *score,
-                pv: legal_prefix(pos, pv),
+            .map(|l| EngineLine {
+                score: l.score.unwrap_or_default(),
+                pv: legal_prefix(pos, &l.pv),
             })
             .collect();
         let best = s.best;
@@ -227,7 +190,7 @@ impl Analyser {
         {
             first.pv = vec![b];
         }
-        let depth = s.lines.first().and_then(|l| l.as_ref()).map_or(0, |l| l.1);
+        let depth = s.line(1).map_or(0, |l| l.depth);
         Some(Eval {
             score: lines.first().map_or(0, |l| l.score),
             lines,

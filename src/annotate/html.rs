@@ -15,8 +15,8 @@ use super::output::{Side, summary};
 use crate::chess::{Color, Position};
 use crate::cli::atomic::Pending;
 use crate::diagram::{self, Arrow, ArrowKind, Diagram, escape};
-use crate::epd::runner::Budget;
 use crate::pgn::Game;
+use crate::search::Budget;
 use std::fmt::Write;
 use std::path::Path;
 

@@ -4,73 +4,18 @@
 use super::args::AnalyseArgs;
 use super::{numbered_san, read_fen, read_move};
 use crate::chess::{Move, Position};
-use crate::epd::runner::Budget;
 use crate::score::wdl::wdl;
 use crate::search::{
-    Clock, Iteration, Job, Limits, Reporter, ScoreBound, SearchOptions, SearchPool, mate_in,
+    Budget, Collector, Job, LatestLine, ScoreBound, SearchOptions, SearchPool, mate_in,
 };
 use serde::Serialize;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Without a limit: about a quarter of a million nodes in a middlegame,
 /// well under a second on one core, and (one thread, fresh table) the
 /// same answer every time, which scripts want.
 pub const DEFAULT_DEPTH: u32 = 14;
-
-/// The last report of one MultiPV line.
-#[derive(Clone, Debug)]
-struct Line {
-    /// `None` when the search stopped before any move was scored.
-    score: Option<i32>,
-    bound: ScoreBound,
-    depth: u32,
-    seldepth: u32,
-    pv: Vec<Move>,
-}
-
-#[derive(Default)]
-struct Collected {
-    lines: Vec<Option<Line>>,
-    nodes: u64,
-    hashfull: u32,
-    best: Option<Move>,
-    ponder: Option<Move>,
-}
-
-/// Keeps the latest report of every MultiPV line.
-#[derive(Default)]
-struct Collector {
-    state: Mutex<Collected>,
-}
-
-impl Reporter for Collector {
-    fn iteration(&self, it: &Iteration) {
-        let Ok(mut s) = self.state.lock() else {
-            return;
-        };
-        let i = it.multipv.saturating_sub(1);
-        if s.lines.len() <= i {
-            s.lines.resize(i + 1, None);
-        }
-        s.lines[i] = Some(Line {
-            score: it.score,
-            bound: it.bound,
-            depth: it.depth,
-            seldepth: it.seldepth,
-            pv: it.pv.to_vec(),
-        });
-        s.nodes = s.nodes.max(it.nodes);
-        s.hashfull = it.hashfull;
-    }
-
-    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
-        if let Ok(mut s) = self.state.lock() {
-            s.best = best;
-            s.ponder = ponder;
-        }
-    }
-}
 
 /// `cp 35` or `mate -3`, as UCI writes scores; `none` for no score.
 fn score_text(score: Option<i32>) -> String {
@@ -171,23 +116,12 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     let collector = Arc::new(Collector::default());
     let start = Instant::now();
     if legal > 0 {
-        let mut limits = Limits::default();
-        match budget {
-            Budget::Depth(d) => limits.depth = Some(d),
-            Budget::Nodes(n) => limits.nodes = Some(n),
-            Budget::MoveTime(ms) => {
-                limits.clock = Clock {
-                    movetime: Some(ms),
-                    ..Clock::default()
-                }
-            }
-        }
         let mut pool = SearchPool::new(hash, threads)?;
         pool.start(
             Job {
                 root: root.clone(),
                 history,
-                limits,
+                limits: budget.limits(),
                 options: SearchOptions {
                     multipv: multipv.min(legal as usize),
                     move_overhead_ms: 0,
@@ -199,11 +133,9 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
         pool.wait();
     }
     let time_ms = start.elapsed().as_millis() as u64;
-    let s = match collector.state.lock() {
-        Ok(s) => s,
-        Err(p) => p.into_inner(),
-    };
-    let lines: Vec<&Line> = s.lines.iter().flatten().collect();
+    // The latest report of every MultiPV line.
+    let s = collector.latest();
+    let lines: Vec<&LatestLine> = s.lines.iter().flatten().collect();
     // With no legal move the game is over: mated (a mate in 0) or a draw.
     let game_over = (legal == 0).then(|| {
         if root.in_check() {

@@ -9,7 +9,7 @@
 //! stays with that module, which answers `Err(reason)`.
 
 use crate::datagen;
-use crate::epd::runner::Budget;
+use crate::search::Budget;
 use crate::search::bench;
 use crate::train;
 use clap::builder::RangedU64ValueParser;

@@ -26,9 +26,10 @@
 use super::args::EpdArgs;
 use super::{interrupt, read_fen};
 use crate::chess::Move;
-use crate::epd::runner::{Budget, Expectation, Outcome, Runner};
+use crate::epd::runner::{Expectation, Outcome, Runner};
 use crate::epd::{Epd, Operand, Operation};
 use crate::progress::{Meter, templates};
+use crate::search::Budget;
 use crate::search::{MATE, mate_in};
 use serde::{Serialize, Serializer};
 use std::io::Write;

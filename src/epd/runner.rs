@@ -7,36 +7,12 @@
 
 use super::Epd;
 use crate::chess::{Move, Position};
-use crate::search::{Clock, Iteration, Job, Limits, Reporter, SearchOptions, SearchPool, mate_in};
+use crate::search::{
+    Budget, Collector, Iteration, Job, Reporter, SearchOptions, SearchPool, mate_in,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// How long to search each position.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Budget {
-    MoveTime(u64),
-    Depth(u32),
-    Nodes(u64),
-}
-
-impl Budget {
-    /// The search limits of this budget.
-    pub fn limits(self) -> Limits {
-        let mut limits = Limits::default();
-        match self {
-            Budget::MoveTime(ms) => {
-                limits.clock = Clock {
-                    movetime: Some(ms),
-                    ..Clock::default()
-                }
-            }
-            Budget::Depth(d) => limits.depth = Some(d),
-            Budget::Nodes(n) => limits.nodes = Some(n),
-        }
-        limits
-    }
-}
 
 /// What a position asks for. A move is right when it is one of `bm` (if
 /// any are given), none of `am`, and, with `dm`, comes with a proven mate
@@ -101,48 +77,35 @@ pub struct Outcome {
 }
 
 /// Watches the iterations of one search for the moment it settles on a
-/// right answer.
+/// right answer; the lines and the move played are kept by the search's
+/// [`Collector`].
 struct Watch {
     expect: Expectation,
-    state: Mutex<WatchState>,
-}
-
-#[derive(Default)]
-struct WatchState {
-    right_since_ms: Option<u64>,
-    score: Option<i32>,
-    depth: u32,
-    nodes: u64,
-    pv: Vec<Move>,
-    best: Option<Move>,
+    /// Since when (in the search's milliseconds) the first line has begun
+    /// with a right answer.
+    right_since_ms: Mutex<Option<u64>>,
+    collector: Collector,
 }
 
 impl Reporter for Watch {
     fn iteration(&self, it: &Iteration) {
-        if it.multipv != 1 {
-            return;
+        if it.multipv == 1
+            && let Ok(mut since) = self.right_since_ms.lock()
+        {
+            // A move with no score proves no mate (0 is none either).
+            let score = it.score.unwrap_or(0);
+            let right = it.pv.first().is_some_and(|&m| self.expect.met(m, score));
+            *since = match (right, *since) {
+                (true, Some(t)) => Some(t),
+                (true, None) => Some(it.time_ms),
+                (false, _) => None,
+            };
         }
-        let Ok(mut s) = self.state.lock() else {
-            return;
-        };
-        // A move with no score proves no mate (0 is none either).
-        let score = it.score.unwrap_or(0);
-        let right = it.pv.first().is_some_and(|&m| self.expect.met(m, score));
-        s.right_since_ms = match (right, s.right_since_ms) {
-            (true, Some(t)) => Some(t),
-            (true, None) => Some(it.time_ms),
-            (false, _) => None,
-        };
-        s.score = it.score;
-        s.depth = it.depth;
-        s.nodes = it.nodes;
-        s.pv = it.pv.to_vec();
+        self.collector.iteration(it);
     }
 
-    fn best_move(&self, best: Option<Move>, _ponder: Option<Move>) {
-        if let Ok(mut s) = self.state.lock() {
-            s.best = best;
-        }
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        self.collector.best_move(best, ponder);
     }
 }
 
@@ -171,7 +134,8 @@ impl Runner {
         self.pool.clear();
         let watch = Arc::new(Watch {
             expect: expect.clone(),
-            state: Mutex::new(WatchState::default()),
+            right_since_ms: Mutex::new(None),
+            collector: Collector::default(),
         });
         let job = Job {
             root: epd.position.clone(),
@@ -194,25 +158,31 @@ impl Runner {
             std::thread::sleep(Duration::from_millis(2));
         }
         let time = start.elapsed();
-        let s = match watch.state.lock() {
-            Ok(s) => s,
-            Err(p) => p.into_inner(),
+        let latest = watch.collector.latest();
+        let right_since_ms = match watch.right_since_ms.lock() {
+            Ok(s) => *s,
+            Err(p) => *p.into_inner(),
         };
-        let solved = s.best.is_some_and(|m| expect.met(m, s.score.unwrap_or(0)));
+        let best = latest.best;
+        let (score, depth, nodes, pv) = match latest.line(1) {
+            Some(l) => (l.score, l.depth, l.nodes, l.pv.clone()),
+            None => (None, 0, 0, Vec::new()),
+        };
+        let solved = best.is_some_and(|m| expect.met(m, score.unwrap_or(0)));
         // The last line reported begins with the move played (the search
         // reports the line played at the end); were it another, only the
         // end would count.
-        let settled = s.right_since_ms.filter(|_| s.pv.first() == s.best.as_ref());
+        let settled = right_since_ms.filter(|_| pv.first() == best.as_ref());
         Some(Outcome {
-            played: s.best,
+            played: best,
             solved,
             time_to_solution: solved
                 .then(|| Duration::from_millis(settled.unwrap_or(time.as_millis() as u64))),
             time,
-            score: s.score,
-            depth: s.depth,
-            nodes: s.nodes,
-            pv: s.pv.clone(),
+            score,
+            depth,
+            nodes,
+            pv,
         })
     }
 }

@@ -18,6 +18,8 @@
 //!   each with its range, SPSA step and reason (tuned by `tests/tools/spsa.py`).
 //! - [`strength`]: playing at a chosen rating (`UCI_LimitStrength`,
 //!   `UCI_Elo`): a node budget and a choice among the best root lines.
+//! - [`collect`]: the latest report of each MultiPV line and the move
+//!   played, kept for callers that read a search's result at its end.
 //! - [`mod@bench`]: the fixed node-count benchmark that commits quote.
 //!
 //! # The search
@@ -99,6 +101,7 @@
 //! its commit message quotes the new `bench` node count.
 
 pub mod bench;
+pub mod collect;
 pub mod history;
 pub mod movepick;
 pub mod params;
@@ -111,6 +114,7 @@ pub mod worker;
 
 use crate::chess::{Move, Position};
 use crate::tablebase::Wdl;
+pub use collect::{Collector, Keep, Latest, LatestLine};
 pub use pool::SearchPool;
 pub use time::Clock;
 
@@ -139,6 +143,33 @@ pub struct Limits {
     pub ponder: bool,
     /// Search only these root moves (empty: all).
     pub searchmoves: Vec<Move>,
+}
+
+/// One limit on a search, as the tools that search position after
+/// position take it (`analyse`, `annotate`, `epd`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Budget {
+    MoveTime(u64),
+    Depth(u32),
+    Nodes(u64),
+}
+
+impl Budget {
+    /// The search limits of this budget.
+    pub fn limits(self) -> Limits {
+        let mut limits = Limits::default();
+        match self {
+            Budget::MoveTime(ms) => {
+                limits.clock = Clock {
+                    movetime: Some(ms),
+                    ..Clock::default()
+                }
+            }
+            Budget::Depth(d) => limits.depth = Some(d),
+            Budget::Nodes(n) => limits.nodes = Some(n),
+        }
+        limits
+    }
 }
 
 /// Settings that persist between searches (UCI options).

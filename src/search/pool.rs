@@ -5,6 +5,7 @@
 //! picks the best thread's move and reports it. Helpers search the same
 //! position and share only the transposition table (Lazy SMP).
 
+use super::collect::{Collector, Keep};
 use super::tt::TranspositionTable;
 use super::worker::{PaddedCounter, Shared, ThreadResult, Worker};
 use super::{Iteration, Job, Reporter, SearchResult};
@@ -230,15 +231,31 @@ impl SearchPool {
         !self.searching
     }
 
-    /// Searches and waits for the result, reporting nothing.
+    /// Searches and waits for the result, reporting nothing: the last
+    /// scored iteration of the first line, and the move played. Final
+    /// lines are kept out: the result stays the last iteration's, as data
+    /// generation has always labelled its positions (the same seed gives
+    /// the same data).
     pub fn search(&mut self, job: Job) -> SearchResult {
-        let collector = Arc::new(Collector::default());
+        let collector = Arc::new(Collector::new(Keep {
+            unscored: false,
+            final_lines: false,
+        }));
         self.start(job, collector.clone());
         self.wait();
-        match collector.result.lock() {
-            Ok(r) => r.clone(),
-            Err(p) => p.into_inner().clone(),
+        let latest = collector.latest();
+        let mut result = SearchResult {
+            best: latest.best,
+            ponder: latest.ponder,
+            ..SearchResult::default()
+        };
+        if let Some(line) = latest.line(1) {
+            result.score = line.score.unwrap_or_default();
+            result.depth = line.depth;
+            result.nodes = line.nodes;
+            result.pv = line.pv.clone();
         }
+        result
     }
 }
 
@@ -284,38 +301,6 @@ fn tablebase_setup(tb: Option<&Tablebases>, job: &Job) -> (Option<RootRanking>, 
             (Some(r), pieces)
         }
         None => (None, pieces),
-    }
-}
-
-/// Keeps the last iteration and the best move of a search.
-#[derive(Default)]
-struct Collector {
-    result: Mutex<SearchResult>,
-}
-
-impl Reporter for Collector {
-    fn iteration(&self, it: &Iteration) {
-        if it.multipv == 1
-            && let Some(score) = it.score
-            && let Ok(mut r) = self.result.lock()
-        {
-            r.score = score;
-            r.depth = it.depth;
-            r.nodes = it.nodes;
-            r.pv = it.pv.to_vec();
-        }
-    }
-
-    /// Kept out: the result stays the last iteration's, as data generation
-    /// has always labelled its positions (the same seed gives the same
-    /// data).
-    fn final_line(&self, _it: &Iteration) {}
-
-    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
-        if let Ok(mut r) = self.result.lock() {
-            r.best = best;
-            r.ponder = ponder;
-        }
     }
 }
 
