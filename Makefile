@@ -53,7 +53,7 @@ bench: build
 	$(TARGET_DIR)/release/forsyth bench
 
 # The tuning build (CONTRIBUTING.md: Tuning the search): every constant of
-# src/search/params.rs as a UCI spin option, and `forsyth spsa-params`.
+# src/engine/search/params.rs as a UCI spin option, and `forsyth spsa-params`.
 # In a target folder of its own, $(TUNE_BIN), so that it never replaces
 # the normal build's binary (which lists none of those options) and the
 # two do not rebuild each other.

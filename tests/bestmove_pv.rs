@@ -24,8 +24,8 @@
 mod common;
 
 use common::{Engine, Search, env_or, field, pv, sleep_ms};
-use forsyth::chess::Position;
-use forsyth::rng::Rng;
+use forsyth::engine::chess::Position;
+use forsyth::engine::rng::Rng;
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -5,9 +5,9 @@
 mod common;
 
 use common::{BIN, Engine, TIMEOUT, TempFile, position};
-use forsyth::book::build::{self, BuildOptions, Builder};
-use forsyth::book::{Book, DEFAULT_BOOK};
-use forsyth::chess::Position;
+use forsyth::engine::book::{Book, DEFAULT_BOOK};
+use forsyth::engine::chess::Position;
+use forsyth::tools::book_build::{self, BuildOptions, Builder};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -41,7 +41,7 @@ fn default_book_is_built_from_its_sources() {
         assert!(errors.is_empty(), "{}: {errors:?}", file.display());
     }
     assert!(builder.games() >= 300, "{} lines", builder.games());
-    let built = build::to_bytes(&builder.entries());
+    let built = book_build::to_bytes(&builder.entries());
     let committed = std::fs::read(dir.join("forsyth.bin")).expect("book/forsyth.bin");
     assert!(
         built == committed,

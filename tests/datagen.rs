@@ -5,9 +5,9 @@
 //! old ones, a torn tail from a kill is cut off, and one thread with a
 //! fixed seed writes the same bytes every time.
 
-use forsyth::datagen::Progress;
-use forsyth::datagen::format::{self, GameResult, PackedPosition, RECORD_BYTES};
-use forsyth::search::MATE_BOUND;
+use forsyth::engine::search::MATE_BOUND;
+use forsyth::tools::datagen::Progress;
+use forsyth::tools::datagen::format::{self, GameResult, PackedPosition, RECORD_BYTES};
 use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -372,8 +372,8 @@ fn eval_file_chooses_the_network() {
 
 #[test]
 fn game_files_keep_every_ply_resume_and_match_the_records() {
-    use forsyth::datagen::games::GameReader;
-    use forsyth::train::data::{self, DataOptions};
+    use forsyth::tools::datagen::games::GameReader;
+    use forsyth::tools::train::data::{self, DataOptions};
     let dir = Scratch::new("games");
     let (a, r) = (dir.0.join("a"), dir.0.join("r"));
     datagen(&a, &["--games", "3", "--format", "games"]);
@@ -409,13 +409,16 @@ fn game_files_keep_every_ply_resume_and_match_the_records() {
         // The default 8 random plies, flagged, with no score.
         assert_eq!(g.opening_plies, 8);
         assert!(g.plies[..8].iter().all(|p| p.score == 0));
-        assert_eq!(g.start.fen(), forsyth::chess::Position::startpos().fen());
+        assert_eq!(
+            g.start.fen(),
+            forsyth::engine::chess::Position::startpos().fen()
+        );
     }
     // One text line a ply, and `datagen text` prints the same.
     let text = std::fs::read_to_string(file(&a, ".txt")).unwrap();
     assert_eq!(text.lines().count(), plies);
     let first: Vec<&str> = text.lines().next().unwrap().split(" | ").collect();
-    assert_eq!(first[0], forsyth::chess::Position::startpos().fen());
+    assert_eq!(first[0], forsyth::engine::chess::Position::startpos().fen());
     assert_eq!(first[1], "-");
     let converted = forsyth(&["datagen", "text", &file(&a, ".bin").to_string_lossy()]);
     assert!(converted.status.success());

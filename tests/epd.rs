@@ -7,7 +7,7 @@ mod common;
 
 use common::json::{self, Value};
 use common::{Engine, TIMEOUT, TempFile, run_cli};
-use forsyth::epd::Epd;
+use forsyth::engine::chess::epd::Epd;
 use std::path::PathBuf;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");

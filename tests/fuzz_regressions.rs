@@ -1,5 +1,5 @@
 //! Replays the inputs the fuzz targets keep through the same entry points
-//! (`forsyth::fuzz`), on stable, in every `cargo test`: the seeds
+//! (`forsyth::tools::fuzz`), on stable, in every `cargo test`: the seeds
 //! (`fuzz/seeds/<target>/`) and every crash input found and fixed
 //! (`fuzz/regressions/<target>/`). `make fuzz` runs the fuzzers themselves.
 
@@ -28,35 +28,35 @@ fn replay(target: &str, check: fn(&[u8])) -> usize {
 
 #[test]
 fn fen_inputs() {
-    assert!(replay("fen", forsyth::fuzz::fen) > 0);
+    assert!(replay("fen", forsyth::tools::fuzz::fen) > 0);
 }
 
 #[test]
 fn move_inputs() {
-    assert!(replay("moves", forsyth::fuzz::moves) > 0);
+    assert!(replay("moves", forsyth::tools::fuzz::moves) > 0);
 }
 
 #[test]
 fn uci_inputs() {
-    assert!(replay("uci", forsyth::fuzz::uci_session) > 0);
+    assert!(replay("uci", forsyth::tools::fuzz::uci_session) > 0);
 }
 
 #[test]
 fn epd_inputs() {
-    assert!(replay("epd", forsyth::fuzz::epd) > 0);
+    assert!(replay("epd", forsyth::tools::fuzz::epd) > 0);
 }
 
 #[test]
 fn polyglot_inputs() {
-    assert!(replay("polyglot", forsyth::fuzz::polyglot) > 0);
+    assert!(replay("polyglot", forsyth::tools::fuzz::polyglot) > 0);
 }
 
 #[test]
 fn pgn_inputs() {
-    assert!(replay("pgn", forsyth::fuzz::pgn) > 0);
+    assert!(replay("pgn", forsyth::tools::fuzz::pgn) > 0);
 }
 
 #[test]
 fn games_inputs() {
-    assert!(replay("games", forsyth::fuzz::games) > 0);
+    assert!(replay("games", forsyth::tools::fuzz::games) > 0);
 }

@@ -9,8 +9,8 @@
 mod common;
 
 use common::{Engine, Search, TIMEOUT, field, num_field, position, proc_status_kb, score};
-use forsyth::chess::{Move, Position};
-use forsyth::rng::Rng;
+use forsyth::engine::chess::{Move, Position};
+use forsyth::engine::rng::Rng;
 
 /// The `Fen:` line of `d`.
 fn shown_fen(e: &mut Engine) -> String {

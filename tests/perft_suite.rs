@@ -1,8 +1,8 @@
 //! Perft on the suites of `tests/data/perft/`: every position, at every listed depth whose
 //! count is small enough for CI (`make perft-suite` runs all depths).
 
-use forsyth::chess::perft::perft;
-use forsyth::epd::Epd;
+use forsyth::engine::chess::epd::Epd;
+use forsyth::engine::chess::perft::perft;
 
 /// Depths with more leaves than this are left to `make perft-suite`.
 const MAX_LEAVES: u64 = 5_000_000;

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{Run, TempFile, run_cli};
-use forsyth::chess::Position;
+use forsyth::engine::chess::Position;
 use roxmltree::{Document, Node};
 use std::collections::BTreeMap;
 use std::path::PathBuf;

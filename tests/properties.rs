@@ -1,15 +1,15 @@
 //! Properties that must hold in every position reached by random play:
 //! thousands of games of uniformly random legal moves (at most 200 plies)
-//! from the positions of `forsyth::fuzz::POSITIONS`, which include castling
+//! from the positions of `forsyth::tools::fuzz::POSITIONS`, which include castling
 //! both ways, Chess960, en passant and promotions. The seed is fixed, so a
 //! failure names a game and ply that reproduce; the message gives the FEN.
 //!
-//! The legality oracle is `forsyth::fuzz::naive`, a square-by-square
+//! The legality oracle is `forsyth::tools::fuzz::naive`, a square-by-square
 //! generator sharing nothing with the real one.
 
-use forsyth::chess::{Move, MoveKind, Position};
-use forsyth::fuzz::{POSITIONS, naive};
-use forsyth::rng::Rng;
+use forsyth::engine::chess::{Move, MoveKind, Position};
+use forsyth::engine::rng::Rng;
+use forsyth::tools::fuzz::{POSITIONS, naive};
 use std::collections::HashSet;
 
 const MAX_PLIES: usize = 200;

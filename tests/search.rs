@@ -10,8 +10,8 @@
 //! Searches are bounded by depth or nodes, never by time, so that results
 //! do not depend on the machine's speed.
 
-use forsyth::chess::{Move, Position};
-use forsyth::search::{
+use forsyth::engine::chess::{Move, Position};
+use forsyth::engine::search::{
     Iteration, Job, Limits, MATE, Reporter, ScoreBound, SearchOptions, SearchPool, SearchResult,
     mate_in,
 };

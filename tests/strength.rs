@@ -8,8 +8,8 @@
 mod common;
 
 use common::{Engine, Search, TIMEOUT, field, num_field, pv, score};
-use forsyth::chess::Position;
-use forsyth::search::strength::{MAX_ELO, MIN_ELO, node_budget};
+use forsyth::engine::chess::Position;
+use forsyth::engine::search::strength::{MAX_ELO, MIN_ELO, node_budget};
 use std::collections::BTreeSet;
 use std::time::Duration;
 

@@ -12,8 +12,8 @@
 mod common;
 
 use common::{Engine, Search, TIMEOUT, env_or, sleep_ms};
-use forsyth::chess::Position;
-use forsyth::rng::Rng;
+use forsyth::engine::chess::Position;
+use forsyth::engine::rng::Rng;
 use std::time::{Duration, Instant};
 
 /// Where new games start.

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{Engine, Search, field, num_field, position, score};
-use forsyth::chess::{Move, Position};
-use forsyth::tablebase::{Tablebases, Wdl};
+use forsyth::engine::chess::{Move, Position};
+use forsyth::engine::tablebase::{Tablebases, Wdl};
 
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
 

@@ -110,20 +110,22 @@ fn bad_input_is_one_message_and_status_2() {
     let bad = TempFile::new("bad.bin", record);
     // A game file whose first game reads, and whose second plays e2e4
     // twice: a bad game stops the run.
-    let start = forsyth::chess::Position::startpos();
+    let start = forsyth::engine::chess::Position::startpos();
     let e2e4 = start
         .legal_moves()
         .into_iter()
         .find(|m| m.uci(false).to_string() == "e2e4")
         .unwrap();
-    let mut game =
-        forsyth::datagen::games::Game::new(start, forsyth::datagen::format::GameResult::Draw);
+    let mut game = forsyth::tools::datagen::games::Game::new(
+        start,
+        forsyth::tools::datagen::format::GameResult::Draw,
+    );
     game.plies
-        .push(forsyth::datagen::games::Ply { mv: e2e4, score: 5 });
-    let mut bad_games = forsyth::datagen::games::encode_games(&[game.clone()]);
+        .push(forsyth::tools::datagen::games::Ply { mv: e2e4, score: 5 });
+    let mut bad_games = forsyth::tools::datagen::games::encode_games(&[game.clone()]);
     game.plies
-        .push(forsyth::datagen::games::Ply { mv: e2e4, score: 5 });
-    bad_games.extend(forsyth::datagen::games::encode_games(&[game]));
+        .push(forsyth::tools::datagen::games::Ply { mv: e2e4, score: 5 });
+    bad_games.extend(forsyth::tools::datagen::games::encode_games(&[game]));
     let bad_game = TempFile::new("bad.games", bad_games);
     for (args, message) in [
         (

@@ -1,6 +1,6 @@
 //! A tuning build (`cargo test --features tune`): the constants set by UCI
 //! options reach the search. (That each one is an option with its range is
-//! checked in `src/uci/engine.rs`; the normal build's option list, without
+//! checked in `src/engine/uci/engine.rs`; the normal build's option list, without
 //! them, in `uci.rs`.)
 
 #![cfg(feature = "tune")]

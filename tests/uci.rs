@@ -9,8 +9,8 @@
 mod common;
 
 use common::{BIN, Engine, Search, TIMEOUT, field, legal, num_field, position, pv, score};
-use forsyth::chess::perft;
-use forsyth::chess::{Move, Position};
+use forsyth::engine::chess::perft;
+use forsyth::engine::chess::{Move, Position};
 use std::collections::BTreeSet;
 use std::process::Command;
 use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
@@ -108,7 +108,7 @@ fn handshake_lists_every_option() {
     // A tuning build (`--features tune`) lists the search's constants
     // after them; the normal build none of them.
     #[cfg(feature = "tune")]
-    expected.extend(forsyth::search::params::TABLE.iter().map(|p| {
+    expected.extend(forsyth::engine::search::params::TABLE.iter().map(|p| {
         format!(
             "option name {} type spin default {} min {} max {}",
             p.name, p.default, p.min, p.max

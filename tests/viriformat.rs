@@ -1,4 +1,4 @@
-//! Our game files (`forsyth::datagen::games`) against the `viriformat`
+//! Our game files (`forsyth::tools::datagen::games`) against the `viriformat`
 //! crate, Viridithas's own code for the format, both ways: games we write
 //! read back in the crate with the same moves, positions, scores and
 //! results, and games the crate writes read back in ours. The games are
@@ -7,10 +7,10 @@
 //! the castling, en-passant and promotion moves it carried, so that a
 //! change to the games cannot quietly drop a kind of move.
 
-use forsyth::chess::{MoveKind, Position};
-use forsyth::datagen::format::GameResult;
-use forsyth::datagen::games::{Game, GameReader, Ply, encode_games};
-use forsyth::rng::Rng;
+use forsyth::engine::chess::{MoveKind, Position};
+use forsyth::engine::rng::Rng;
+use forsyth::tools::datagen::format::GameResult;
+use forsyth::tools::datagen::games::{Game, GameReader, Ply, encode_games};
 use viriformat::chess::board::Board;
 use viriformat::dataformat::{Game as ViriGame, WDL};
 

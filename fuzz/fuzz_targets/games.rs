@@ -2,4 +2,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| forsyth::fuzz::games(data));
+fuzz_target!(|data: &[u8]| forsyth::tools::fuzz::games(data));

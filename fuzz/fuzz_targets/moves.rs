@@ -2,4 +2,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| forsyth::fuzz::moves(data));
+fuzz_target!(|data: &[u8]| forsyth::tools::fuzz::moves(data));

@@ -11,7 +11,7 @@
 
 pub mod json;
 
-use forsyth::chess::{Move, Position};
+use forsyth::engine::chess::{Move, Position};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

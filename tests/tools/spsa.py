@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """spsa.py - tune Forsyth's search constants by SPSA over game pairs.
 
-The constants are the table of src/search/params.rs. A tuning build
+The constants are the table of src/engine/search/params.rs. A tuning build
 (`make tune-build`: target/tune/release/forsyth, `--features tune`) lists
 each of them as a UCI spin option and prints the table, with each entry's
 range and SPSA step, as JSON for `forsyth spsa-params`.
@@ -363,7 +363,7 @@ def report(state: dict) -> str:
         lines.append(f"{p['name']:<24} {p['start']:>7} {t:>9.2f} {round(t):>7} {p['min']:>6} "
                      f"{p['max']:>6} {(t - p['start']) / p['c_end']:>+6.1f}")
     lines.append("")
-    lines.append("src/search/params.rs defaults (name: default, then the range and step as they are):")
+    lines.append("src/engine/search/params.rs defaults (name: default, then the range and step as they are):")
     for p in state["params"]:
         lines.append(f"    {p['name']}: {round(state['theta'][p['name']])},")
     return "\n".join(lines)

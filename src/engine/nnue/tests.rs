@@ -1,0 +1,352 @@
+use super::forward::{output, screlu_dot, screlu_dot_portable};
+use super::network::{HEADER_BYTES, MAX_OUTPUT_WEIGHT};
+use super::*;
+use crate::engine::chess::{Move, MoveKind};
+use crate::engine::rng::Rng;
+
+fn position(fen: &str) -> Position {
+    match Position::from_fen(fen) {
+        Ok((pos, _)) => pos,
+        Err(e) => panic!("{fen}: {e}"),
+    }
+}
+
+/// The FENs of the shared perft suites (standard and Chess960).
+fn suite_fens() -> Vec<String> {
+    let mut fens = Vec::new();
+    for file in ["standard.epd", "chess960.epd"] {
+        let path = format!("{}/tests/data/perft/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            fens.push(line.split(';').next().unwrap_or("").trim().to_string());
+        }
+    }
+    assert_eq!(fens.len(), 128 + 960);
+    fens
+}
+
+/// The straightforward evaluation the optimised code must equal: every
+/// accumulator from scratch in i64, SCReLU and the dot product in i64.
+fn reference_eval(net: &Network, pos: &Position) -> i32 {
+    let mut acc = [[0i64; HIDDEN]; 2];
+    for side in Color::BOTH {
+        for (n, a) in acc[side.index()].iter_mut().enumerate() {
+            *a = i64::from(net.ft_bias[n]);
+        }
+        for sq in pos.occupied() {
+            let piece = pos.piece_at(sq).unwrap();
+            let f = feature(side, piece, sq);
+            for (n, a) in acc[side.index()].iter_mut().enumerate() {
+                *a += i64::from(net.ft_weights[f * HIDDEN + n]);
+            }
+        }
+    }
+    let stm = pos.side_to_move();
+    let mut sum = 0i64;
+    for (half, side) in [stm, stm.flip()].into_iter().enumerate() {
+        let weights = &net.out_weights[half * HIDDEN..(half + 1) * HIDDEN];
+        for (a, w) in acc[side.index()].iter().zip(weights) {
+            let v = (*a).clamp(0, i64::from(QA));
+            sum += v * v * i64::from(*w);
+        }
+    }
+    output(sum, net.out_bias)
+}
+
+/// A network with random weights within the loader's bounds.
+fn random_network(seed: u64) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut small = |limit: i64| (rng.below(2 * limit as usize + 1) as i64 - limit) as i16;
+    let ft_weights = (0..INPUTS * HIDDEN).map(|_| small(400)).collect();
+    let ft_bias = (0..HIDDEN).map(|_| small(300)).collect();
+    let out_weights = (0..2 * HIDDEN)
+        .map(|_| small(i64::from(MAX_OUTPUT_WEIGHT)))
+        .collect();
+    let net = Network::from_parts(ft_weights, ft_bias, out_weights, 1234);
+    net.check_bounds().unwrap();
+    net
+}
+
+/// Plays a random game from `pos`, checking after every move (and every
+/// null move, played now and then) that the stack's accumulator equals the
+/// one computed from scratch; returns the number of plies checked and
+/// counts the kinds of the moves played (normal, promotion, en passant,
+/// castling; then null moves and captures).
+fn random_game(
+    net: &Arc<Network>,
+    mut pos: Position,
+    rng: &mut Rng,
+    plies: usize,
+    kinds: &mut [usize; 6],
+) -> usize {
+    let mut stack = NnueStack::new(Arc::clone(net), plies + 2);
+    stack.reset(Arc::clone(net), &pos);
+    let mut checked = 0;
+    for ply in 1..=plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        if !pos.in_check() && rng.below(10) == 0 {
+            stack.push_null(ply);
+            pos.play_null();
+            kinds[4] += 1;
+        } else {
+            // Prefer the rare kinds so that every game has some.
+            let rare: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| m.kind() != MoveKind::Normal)
+                .collect();
+            let captures: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| pos.is_capture(*m))
+                .collect();
+            let m = if !rare.is_empty() && rng.below(4) != 0 {
+                rare[rng.below(rare.len())]
+            } else if !captures.is_empty() && rng.below(3) == 0 {
+                captures[rng.below(captures.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            kinds[m.kind() as usize] += 1;
+            kinds[5] += usize::from(pos.is_capture(m));
+            stack.push(ply, &pos, m);
+            pos.play(m);
+        }
+        // Not every ply is evaluated in a search: skip some, as it does.
+        if rng.below(3) != 0 {
+            let incremental = stack.accumulator(ply).clone();
+            assert_eq!(
+                incremental,
+                Accumulator::refresh(net, &pos),
+                "ply {ply}: {}",
+                pos.fen()
+            );
+            assert_eq!(
+                stack.evaluate(ply, &pos),
+                reference_eval(net, &pos),
+                "{}",
+                pos.fen()
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn incremental_updates_equal_refreshes_in_random_games() {
+    let net = Arc::new(random_network(7));
+    let mut rng = Rng::new(2026);
+    let starts = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        // Castling both ways, en passant and promotions come quickly.
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkbnr/pp1p1p1p/8/2pPpPpP/8/8/PPP1P1P1/RNBQKBNR w KQkq g6 0 5",
+        "4k3/pppppppp/8/PPPPPPPP/8/8/8/4K3 w - - 0 1",
+        // Chess960: king and rook on their castling squares already, and
+        // king between two rooks on the b- and g-files.
+        "1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1",
+        "1rk3r1/pppppppp/8/8/8/8/PPPPPPPP/1RK3R1 w GBgb - 0 1",
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    ];
+    let mut checked = 0;
+    let mut kinds = [0usize; 6];
+    for game in 0..2000 {
+        let pos = position(starts[game % starts.len()]);
+        checked += random_game(&net, pos, &mut rng, 60, &mut kinds);
+    }
+    assert!(checked > 50_000, "{checked} positions checked");
+    assert!(
+        kinds.iter().all(|&k| k > 300),
+        "move kinds played: {kinds:?}"
+    );
+}
+
+/// Every position of the perft suites, to depth 2: castling of every
+/// Chess960 kind, en passant, promotions with capture.
+#[test]
+fn incremental_updates_equal_refreshes_over_the_perft_suites() {
+    let net = Arc::new(random_network(11));
+    let mut nodes = 0u64;
+    for fen in suite_fens() {
+        let root = position(&fen);
+        let mut stack = NnueStack::new(Arc::clone(&net), 4);
+        stack.reset(Arc::clone(&net), &root);
+        for m in root.legal_moves() {
+            let mut child = root.clone();
+            stack.push(1, &root, m);
+            child.play(m);
+            assert_eq!(
+                stack.accumulator(1),
+                &Accumulator::refresh(&net, &child),
+                "{fen} {m:?}"
+            );
+            for m2 in child.legal_moves() {
+                let mut grandchild = child.clone();
+                stack.push(2, &child, m2);
+                grandchild.play(m2);
+                assert_eq!(
+                    stack.accumulator(2),
+                    &Accumulator::refresh(&net, &grandchild),
+                    "{fen} {m:?} {m2:?}"
+                );
+                nodes += 1;
+            }
+        }
+    }
+    assert!(nodes > 500_000, "{nodes}");
+}
+
+/// The colour-flipped position, with the other side to move, is the same
+/// position for the side to move: the same score, exactly.
+#[test]
+fn a_flipped_position_scores_the_same() {
+    let nets = [Arc::new(random_network(3)), Arc::new(embedded())];
+    for net in nets {
+        for fen in suite_fens().iter().step_by(3) {
+            let pos = position(fen);
+            let flipped = pos.mirrored();
+            let a = net.evaluate(&Accumulator::refresh(&net, &pos), pos.side_to_move());
+            let b = net.evaluate(
+                &Accumulator::refresh(&net, &flipped),
+                flipped.side_to_move(),
+            );
+            assert_eq!(a, b, "{fen}");
+        }
+    }
+}
+
+/// The engine's evaluation (SIMD in a native build, portable otherwise)
+/// equals the plain reference in both builds.
+#[test]
+fn evaluation_equals_the_reference_in_every_build() {
+    for net in [random_network(5), embedded()] {
+        for fen in suite_fens().iter().step_by(7) {
+            let pos = position(fen);
+            let acc = Accumulator::refresh(&net, &pos);
+            assert_eq!(
+                net.evaluate(&acc, pos.side_to_move()),
+                reference_eval(&net, &pos),
+                "{fen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn simd_and_portable_dot_products_agree() {
+    let mut rng = Rng::new(99);
+    for _ in 0..2000 {
+        let mut acc = [0i16; HIDDEN];
+        for a in &mut acc {
+            // Beyond both clipping ends too.
+            *a = (rng.below(1200) as i32 - 400) as i16;
+        }
+        let w: Vec<i16> = (0..HIDDEN)
+            .map(|_| (rng.below(255) as i32 - 127) as i16)
+            .collect();
+        assert_eq!(screlu_dot(&acc, &w), screlu_dot_portable(&acc, &w));
+    }
+    // The extreme: every neuron saturated, every weight at the bound.
+    let acc = [i16::MAX; HIDDEN];
+    let w = vec![MAX_OUTPUT_WEIGHT; HIDDEN];
+    let expected = HIDDEN as i64 * i64::from(QA * QA) * i64::from(MAX_OUTPUT_WEIGHT);
+    assert_eq!(screlu_dot(&acc, &w), expected);
+    assert_eq!(screlu_dot_portable(&acc, &w), expected);
+    let w = vec![-MAX_OUTPUT_WEIGHT; HIDDEN];
+    assert_eq!(screlu_dot(&acc, &w), -expected);
+}
+
+#[test]
+fn the_embedded_network_loads_and_round_trips() {
+    let net = Network::from_bytes(EMBEDDED).expect("the embedded network loads");
+    assert_eq!(net.to_bytes(), EMBEDDED);
+    assert_eq!(embedded(), net);
+}
+
+/// What the loader says about damaged and foreign files; it never panics.
+#[test]
+fn bad_network_files_are_refused_with_a_reason() {
+    let good = random_network(1).to_bytes();
+    let at = |b: &mut Vec<u8>, i: usize, v: u32| b[i..i + 4].copy_from_slice(&v.to_le_bytes());
+    let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+
+    assert_eq!(err(&good[..10]), NetworkError::TooShort(10));
+    assert_eq!(err(&[]), NetworkError::TooShort(0));
+    let mut b = good.clone();
+    b[0] = b'X';
+    assert_eq!(err(&b), NetworkError::BadMagic);
+    let mut b = good.clone();
+    at(&mut b, 8, 2);
+    assert_eq!(err(&b), NetworkError::Version(2));
+    let mut b = good.clone();
+    at(&mut b, 16, 512);
+    assert_eq!(
+        err(&b),
+        NetworkError::Architecture("hidden size", 512, HIDDEN as u64)
+    );
+    assert_eq!(
+        err(&b).to_string(),
+        format!("the network has hidden size 512, this engine needs {HIDDEN}")
+    );
+    let mut b = good.clone();
+    at(&mut b, 24, 181);
+    assert_eq!(err(&b), NetworkError::Architecture("QA", 181, 255));
+    let n = good.len();
+    assert_eq!(err(&good[..n - 1]), NetworkError::Length(n - 1, n));
+    let mut b = good.clone();
+    b.push(0);
+    assert_eq!(err(&b), NetworkError::Length(n + 1, n));
+    let mut b = good.clone();
+    b[HEADER_BYTES + 100] ^= 1;
+    assert!(matches!(err(&b), NetworkError::Checksum(_, _)));
+
+    // Weights beyond the bounds, in a file whose hash is right.
+    let mut net = random_network(1);
+    net.out_weights[3] = MAX_OUTPUT_WEIGHT + 1;
+    let b = net.to_bytes();
+    assert_eq!(
+        err(&b),
+        NetworkError::OutputWeight(3, MAX_OUTPUT_WEIGHT + 1)
+    );
+    net.out_weights[3] = -MAX_OUTPUT_WEIGHT;
+    assert!(Network::from_bytes(&net.to_bytes()).is_ok());
+    let mut net = random_network(1);
+    for f in 0..INPUTS {
+        net.ft_weights[f * HIDDEN + 9] = 2000;
+    }
+    assert_eq!(err(&net.to_bytes()), NetworkError::Overflow(9));
+
+    // Random bytes of every length around a header.
+    let mut rng = Rng::new(5);
+    for len in 0..200 {
+        let b: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+        assert!(Network::from_bytes(&b).is_err());
+    }
+    assert_eq!(Network::from_bytes(&good).unwrap(), random_network(1));
+}
+
+#[test]
+fn features_see_the_board_from_each_side() {
+    use crate::engine::chess::PieceType;
+    let wp = Piece::new(Color::White, PieceType::Pawn);
+    let bk = Piece::new(Color::Black, PieceType::King);
+    assert_eq!(feature(Color::White, wp, Square::from_coords(4, 1)), 12);
+    assert_eq!(
+        feature(Color::Black, wp, Square::from_coords(4, 1)),
+        384 + 52
+    );
+    assert_eq!(
+        feature(Color::White, bk, Square::from_coords(4, 7)),
+        704 + 60
+    );
+    assert_eq!(
+        feature(Color::Black, bk, Square::from_coords(4, 7)),
+        320 + 4
+    );
+}

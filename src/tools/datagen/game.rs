@@ -1,0 +1,427 @@
+//! Playing one self-play game: an opening (book line or start position
+//! plus random moves), then fixed-node searches for both sides until the
+//! rules or adjudication end the game.
+
+use super::format::GameResult;
+use crate::engine::chess::{Color, Move, Position};
+use crate::engine::search::{Job, Limits, MATE_BOUND, SearchOptions, SearchPool};
+use std::fmt;
+
+/// An opening whose first search scores beyond this is too lopsided to
+/// teach anything but the obvious; another is drawn instead.
+const MAX_OPENING_SCORE: i32 = 1000;
+/// Openings drawn before giving up (a book of nothing but lost positions).
+const MAX_OPENING_TRIES: u32 = 200;
+/// A score this large, held by the same side for `WIN_PLIES` plies in a
+/// row, is adjudicated a win: the rest of the game adds little but length.
+const WIN_SCORE: i32 = 2000;
+const WIN_PLIES: u32 = 4;
+/// From `DRAW_AFTER_PLY` on, `DRAW_PLIES` plies in a row within
+/// `DRAW_SCORE` of zero are adjudicated a draw: dead-level endgames would
+/// otherwise fill the data with shuffling until the fifty-move rule.
+const DRAW_AFTER_PLY: u32 = 80;
+const DRAW_SCORE: i32 = 10;
+const DRAW_PLIES: u32 = 12;
+/// Searched plies after which a game is called a draw whatever the score.
+const MAX_PLIES: u32 = 400;
+
+/// What every game of a run shares.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    pub nodes: u64,
+    pub random_plies: u32,
+}
+
+/// A finished game: the positions worth training on, each with its search
+/// score in centipawns from White's point of view, and the result; and
+/// the whole game, for game files: where it started (the book line), the
+/// opening's random moves, and every searched move with its score.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    pub positions: Vec<(Position, i16)>,
+    pub result: GameResult,
+    /// Plies searched (the opening's random moves not included).
+    pub plies: u32,
+    pub start: Position,
+    pub opening: Vec<Move>,
+    /// Each searched ply's move and score (White's view; mate scores as
+    /// the search gives them).
+    pub moves: Vec<(Move, i32)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// Every opening tried was over by the rules or had a lopsided score.
+    NoOpening { tries: u32 },
+    /// The search returned no move in a position that has legal moves.
+    NoMove(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            GameError::NoOpening { tries } => write!(
+                f,
+                "no usable opening in {tries} tries (each was over by the rules or scored \
+                 beyond ±{MAX_OPENING_SCORE} cp)"
+            ),
+            GameError::NoMove(fen) => write!(f, "the search found no move in {fen}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+use crate::engine::rng::Rng;
+
+/// The generator for game `index` of a run seeded with `seed`: every game
+/// has its own stream, so a resumed run (which continues at the next
+/// index) plays new games, whichever thread plays them.
+pub fn rng_for_game(seed: u64, index: u64) -> Rng {
+    let mixed = Rng::new(seed).next_u64() ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let mut rng = Rng::new(mixed);
+    rng.next_u64();
+    rng
+}
+
+/// Where an opening starts, its random moves, the position they reach
+/// and the keys of the positions before it.
+struct Opening {
+    start: Position,
+    moves: Vec<Move>,
+    pos: Position,
+    keys: Vec<u64>,
+}
+
+/// A random opening, or `None` when the random moves reach a position
+/// with no legal move.
+fn random_opening(book: &[Position], random_plies: u32, rng: &mut Rng) -> Option<Opening> {
+    let start = if book.is_empty() {
+        Position::startpos()
+    } else {
+        book[rng.below(book.len())].clone()
+    };
+    let mut pos = start.clone();
+    let mut keys = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..random_plies {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return None;
+        }
+        keys.push(pos.key());
+        let mv = legal[rng.below(legal.len())];
+        moves.push(mv);
+        pos.play(mv);
+    }
+    (!pos.legal_moves().is_empty()).then_some(Opening {
+        start,
+        moves,
+        pos,
+        keys,
+    })
+}
+
+/// Plays one game with `pool` (one thread; cleared here, before each try).
+pub fn play(
+    pool: &mut SearchPool,
+    settings: &GameSettings,
+    book: &[Position],
+    rng: &mut Rng,
+) -> Result<PlayedGame, GameError> {
+    for _ in 0..MAX_OPENING_TRIES {
+        let Some(opening) = random_opening(book, settings.random_plies, rng) else {
+            continue;
+        };
+        pool.clear();
+        if let Some(game) = play_from(pool, settings, opening)? {
+            return Ok(game);
+        }
+    }
+    Err(GameError::NoOpening {
+        tries: MAX_OPENING_TRIES,
+    })
+}
+
+/// Whether the current position (not yet in `keys`) occurred twice before.
+fn is_threefold(pos: &Position, keys: &[u64]) -> bool {
+    // Only positions since the last capture or pawn move can repeat, and
+    // only those with the same side to move: every second one back.
+    let reach = (pos.halfmove_clock() as usize).min(keys.len());
+    let earlier = (2..=reach)
+        .step_by(2)
+        .filter(|&back| keys[keys.len() - back] == pos.key())
+        .count();
+    earlier >= 2
+}
+
+/// How the rules end the game in `pos`, if they do.
+fn rules_result(pos: &Position, keys: &[u64]) -> Option<GameResult> {
+    if pos.legal_moves().is_empty() {
+        return Some(if !pos.in_check() {
+            GameResult::Draw
+        } else if pos.side_to_move() == Color::White {
+            GameResult::BlackWin
+        } else {
+            GameResult::WhiteWin
+        });
+    }
+    if pos.halfmove_clock() >= 100 || pos.insufficient_material() || is_threefold(pos, keys) {
+        return Some(GameResult::Draw);
+    }
+    None
+}
+
+/// Tracks the adjudication streaks.
+#[derive(Default)]
+struct Adjudicator {
+    /// Consecutive plies with |score| >= WIN_SCORE, and for which side.
+    win_plies: u32,
+    winner: Option<Color>,
+    draw_plies: u32,
+}
+
+impl Adjudicator {
+    fn update(&mut self, ply: u32, score_white: i32) -> Option<GameResult> {
+        if score_white.abs() >= WIN_SCORE {
+            let side = if score_white > 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if self.winner == Some(side) {
+                self.win_plies += 1;
+            } else {
+                self.winner = Some(side);
+                self.win_plies = 1;
+            }
+            if self.win_plies >= WIN_PLIES {
+                return Some(match side {
+                    Color::White => GameResult::WhiteWin,
+                    Color::Black => GameResult::BlackWin,
+                });
+            }
+        } else {
+            self.winner = None;
+            self.win_plies = 0;
+        }
+        if ply >= DRAW_AFTER_PLY && score_white.abs() <= DRAW_SCORE {
+            self.draw_plies += 1;
+            if self.draw_plies >= DRAW_PLIES {
+                return Some(GameResult::Draw);
+            }
+        } else {
+            self.draw_plies = 0;
+        }
+        None
+    }
+}
+
+/// Plays the game out from an opening; `None` when the opening is already
+/// over by the rules or the first search finds it too lopsided.
+fn play_from(
+    pool: &mut SearchPool,
+    settings: &GameSettings,
+    opening: Opening,
+) -> Result<Option<PlayedGame>, GameError> {
+    let Opening {
+        start,
+        moves: opening,
+        mut pos,
+        mut keys,
+    } = opening;
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    let mut adjudicator = Adjudicator::default();
+    let mut ply = 0;
+    let result = loop {
+        if let Some(result) = rules_result(&pos, &keys) {
+            if ply == 0 {
+                // A game over before it starts teaches nothing.
+                return Ok(None);
+            }
+            break result;
+        }
+        if ply >= MAX_PLIES {
+            break GameResult::Draw;
+        }
+        // The search needs only the positions that can still repeat.
+        let reach = (pos.halfmove_clock() as usize).min(keys.len());
+        let found = pool.search(Job {
+            root: pos.clone(),
+            history: keys[keys.len() - reach..].to_vec(),
+            limits: Limits {
+                nodes: Some(settings.nodes),
+                ..Limits::default()
+            },
+            options: SearchOptions::default(),
+        });
+        let Some(best) = found.best else {
+            return Err(GameError::NoMove(pos.fen()));
+        };
+        let score_white = match pos.side_to_move() {
+            Color::White => found.score,
+            Color::Black => -found.score,
+        };
+        if ply == 0 && score_white.abs() > MAX_OPENING_SCORE {
+            return Ok(None);
+        }
+        // Quiet positions only: a tactic in progress makes the score a
+        // poor label for the position's static features.
+        let quiet = !pos.in_check() && !pos.is_capture(best) && best.promo().is_none();
+        if quiet && score_white.abs() < MATE_BOUND {
+            positions.push((pos.clone(), score_white as i16));
+        }
+        moves.push((best, score_white));
+        if let Some(result) = adjudicator.update(ply, score_white) {
+            break result;
+        }
+        keys.push(pos.key());
+        pos.play(best);
+        ply += 1;
+    };
+    Ok(Some(PlayedGame {
+        positions,
+        result,
+        plies: ply,
+        start,
+        opening,
+        moves,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(fen: &str) -> Position {
+        match Position::from_fen(fen) {
+            Ok((pos, _)) => pos,
+            Err(e) => panic!("{fen}: {e}"),
+        }
+    }
+
+    #[test]
+    fn rng_streams_differ_by_game_and_repeat_by_seed() {
+        let draw = |seed, index| {
+            let mut r = rng_for_game(seed, index);
+            (0..4).map(|_| r.next_u64()).collect::<Vec<_>>()
+        };
+        assert_eq!(draw(7, 3), draw(7, 3));
+        assert_ne!(draw(7, 3), draw(7, 4));
+        assert_ne!(draw(7, 3), draw(8, 3));
+        let mut r = rng_for_game(1, 0);
+        let mut seen = [0u32; 5];
+        for _ in 0..5000 {
+            seen[r.below(5)] += 1;
+        }
+        assert!(seen.iter().all(|&n| (800..1200).contains(&n)), "{seen:?}");
+    }
+
+    #[test]
+    fn rules_end_games() {
+        // Fool's mate: White is mated.
+        let mated = position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        assert_eq!(rules_result(&mated, &[]), Some(GameResult::BlackWin));
+        let stalemate = position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert_eq!(rules_result(&stalemate, &[]), Some(GameResult::Draw));
+        let fifty = position("4k3/8/8/8/8/8/4P3/4K2R w - - 100 80");
+        assert_eq!(rules_result(&fifty, &[]), Some(GameResult::Draw));
+        let bare = position("4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
+        assert_eq!(rules_result(&bare, &[]), Some(GameResult::Draw));
+        assert_eq!(rules_result(&Position::startpos(), &[]), None);
+    }
+
+    #[test]
+    fn threefold_needs_two_earlier_occurrences() {
+        let mut pos = Position::startpos();
+        let mut keys = Vec::new();
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        // The start position comes back after 4 plies (twice seen), and
+        // after 8 (three times).
+        for (i, text) in shuffle.iter().cycle().take(8).enumerate() {
+            assert!(!is_threefold(&pos, &keys), "ply {i}");
+            let m = pos.parse_uci_move(text).unwrap();
+            keys.push(pos.key());
+            pos.play(m);
+        }
+        assert!(is_threefold(&pos, &keys));
+    }
+
+    #[test]
+    fn adjudication_streaks() {
+        let mut a = Adjudicator::default();
+        assert_eq!(a.update(10, 2500), None);
+        assert_eq!(a.update(11, 2100), None);
+        assert_eq!(
+            a.update(12, -3000),
+            None,
+            "a change of sign restarts the count"
+        );
+        assert_eq!(a.update(13, -2000), None);
+        assert_eq!(a.update(14, -2200), None);
+        assert_eq!(a.update(15, -MATE_BOUND), Some(GameResult::BlackWin));
+
+        let mut a = Adjudicator::default();
+        for ply in 0..DRAW_AFTER_PLY {
+            assert_eq!(
+                a.update(ply, 0),
+                None,
+                "no draw before ply {DRAW_AFTER_PLY}"
+            );
+        }
+        for ply in DRAW_AFTER_PLY..DRAW_AFTER_PLY + DRAW_PLIES - 1 {
+            assert_eq!(a.update(ply, 5), None);
+        }
+        assert_eq!(a.update(200, -10), Some(GameResult::Draw));
+    }
+
+    #[test]
+    fn finished_or_lopsided_openings_are_refused() {
+        let mut pool = SearchPool::new(1, 1).unwrap();
+        let settings = GameSettings {
+            nodes: 300,
+            random_plies: 0,
+        };
+        let refused = GameError::NoOpening {
+            tries: MAX_OPENING_TRIES,
+        };
+        for fen in [
+            "4k3/8/8/8/8/8/8/3NK3 w - - 0 1",
+            "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+            "4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1",
+        ] {
+            let mut rng = rng_for_game(1, 0);
+            let result = play(&mut pool, &settings, &[position(fen)], &mut rng);
+            assert_eq!(result.err(), Some(refused.clone()), "{fen}");
+        }
+        // One good line among them is found.
+        let book = [
+            position("4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1"),
+            Position::startpos(),
+        ];
+        let mut rng = rng_for_game(1, 0);
+        assert!(play(&mut pool, &settings, &book, &mut rng).is_ok());
+    }
+
+    #[test]
+    fn a_game_records_only_quiet_positions() {
+        let mut pool = SearchPool::new(1, 1).unwrap();
+        let settings = GameSettings {
+            nodes: 300,
+            random_plies: 6,
+        };
+        let mut rng = rng_for_game(42, 0);
+        let game = play(&mut pool, &settings, &[], &mut rng).unwrap();
+        assert!(game.plies > 0);
+        assert!(!game.positions.is_empty());
+        assert!(game.positions.len() <= game.plies as usize);
+        for (pos, score) in &game.positions {
+            assert!(!pos.in_check(), "{}", pos.fen());
+            assert!((*score as i32).abs() < MATE_BOUND);
+        }
+        // Six random plies from the start: the first recorded position has
+        // at least six plies behind it.
+        assert!(game.positions[0].0.fullmove_number() >= 4);
+    }
+}
