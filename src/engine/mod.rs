@@ -1,6 +1,7 @@
 //! The engine: the rules, the search and its evaluation, and the UCI
 //! front end, with what they need to play (tablebases, opening books).
-//! Nothing here uses the tools ([`crate::tools`]).
+//! Nothing here uses the tools ([`crate::tools`]); the module map is in
+//! the crate's documentation.
 
 pub mod book;
 pub mod chess;

@@ -1,7 +1,7 @@
-//! A small random number generator (SplitMix64) for the tools that need
-//! chance: book move choice, data-generation openings, the trainer's
-//! shuffles. A chess engine needs no more, and it keeps us free of a
-//! dependency. (The Zobrist keys use the same step at compile time, inside
+//! A small random number generator (SplitMix64) for what needs chance:
+//! book move choice, weak play, and the tools' data-generation openings
+//! and the trainer's shuffles. A chess engine needs no more, and it keeps
+//! us free of a dependency. (The Zobrist keys use the same step at compile time, inside
 //! `chess`, which depends on nothing else of ours.)
 
 pub struct Rng(u64);

@@ -1,5 +1,6 @@
-//! The tools around the engine: the command line and its subcommands.
-//! They use the engine ([`crate::engine`]); the engine never uses them.
+//! The tools around the engine: the command line and its commands. They
+//! use the engine ([`crate::engine`]); the engine never uses them. The
+//! module map is in the crate's documentation.
 
 pub mod annotate;
 pub mod book_build;

@@ -1,8 +1,11 @@
 //! The command line: its definition ([`args`], with clap), and the
 //! commands for scripts: `analyse` (one search, its result as text or
-//! JSON), `epd` (test suites; writing EPD) and `fen` (checking and drawing
-//! positions, as text or SVG); [`atomic`] writes output files whole.
-//! `main.rs` only dispatches here.
+//! JSON), `epd` (test suites; writing EPD), `fen` (checking and drawing
+//! positions, as text or SVG), `bench`, `perft` and `perft-suite`
+//! ([`mod@bench`]), `book build` and `book probe` ([`book`]) and
+//! `datagen`'s actions ([`datagen`]); [`atomic`] writes output files
+//! whole, [`interrupt`] handles Ctrl-C and closed pipes. `main.rs` only
+//! dispatches here (and to `annotate`, `train` and the UCI loop).
 //!
 //! clap refuses a bad invocation itself; past it, every command returns
 //! `Err(reason)` for bad input (a FEN, a move, a file), and `main` prints
