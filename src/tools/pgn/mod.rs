@@ -2,7 +2,7 @@
 //! by move by our rules: tags, the start position (the `FEN` tag, else the
 //! usual one), the moves with their comments, NAGs and variations (nested
 //! to any depth), and the result. One reader for both of its users, in two
-//! ways of reading ([`Mode`]):
+//! ways of reading:
 //!
 //! - [`read_games`], for `forsyth annotate`: a file of whole games, each
 //!   as the crate reads it. The tag lines are also checked on the raw text
