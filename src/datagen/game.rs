@@ -1,6 +1,6 @@
 //! Playing one self-play game: an opening (book line or start position
-//! plus random moves), then fixed-node searches for both sides until the
-//! rules or adjudication end the game.
+//! plus random moves), then node-limited searches for both sides until the
+//! rules, the tables or adjudication end the game.
 
 use super::format::GameResult;
 use crate::chess::{Color, Move, Position};
