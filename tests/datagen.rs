@@ -216,6 +216,26 @@ fn one_thread_and_a_seed_give_the_same_bytes() {
             );
         }
     }
+    // The soft node limit is half of --nodes unless given; without it
+    // (0) the games differ, and are as repeatable, stopped or not.
+    let g = dir.0.join("g");
+    datagen(&g, &["--games", "3", "--soft-nodes", "250"]);
+    assert_eq!(
+        std::fs::read(file(&a, ".bin")).unwrap(),
+        std::fs::read(file(&g, ".bin")).unwrap()
+    );
+    let (h, i) = (dir.0.join("h"), dir.0.join("i"));
+    datagen(&h, &["--games", "3", "--soft-nodes", "0"]);
+    datagen(&i, &["--games", "1", "--soft-nodes", "0"]);
+    datagen(&i, &["--games", "3", "--soft-nodes", "0", "--threads", "2"]);
+    assert_eq!(
+        std::fs::read(file(&h, ".bin")).unwrap(),
+        std::fs::read(file(&i, ".bin")).unwrap()
+    );
+    assert_ne!(
+        std::fs::read(file(&a, ".bin")).unwrap(),
+        std::fs::read(file(&h, ".bin")).unwrap()
+    );
     // Another seed plays other games.
     let c = dir.0.join("c");
     datagen(&c, &["--games", "3", "--seed", "8"]);
@@ -273,6 +293,14 @@ fn bad_invocations_fail_without_writing() {
             "no/such/file.epd",
         ],
         vec!["datagen", "text", "no/such/file.bin"],
+        vec!["datagen", "--out", &out_text, "--syzygy", "no/such/dir"],
+        vec![
+            "datagen",
+            "--out",
+            &out_text,
+            "--syzygy",
+            "tests/data/openings",
+        ],
     ] {
         let output = forsyth(&args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
@@ -499,4 +527,57 @@ fn game_files_keep_every_ply_resume_and_match_the_records() {
         "{stderr}"
     );
     assert_eq!(std::fs::read(file(&d, ".bin")).unwrap(), bytes);
+}
+
+/// `--syzygy`: a game ends at the first position a move reaches in the
+/// tables, with their result. From a book line of five pieces, White takes
+/// the knight with check and reaches KRvKR, which the tables call a win
+/// (the check skewers the king and the rook behind it): one searched ply.
+/// Without the tables the game goes on.
+#[test]
+fn syzygy_ends_games_with_the_tables_result() {
+    use forsyth::tools::datagen::games::GameReader;
+    let dir = Scratch::new("syzygy");
+    let book = dir.0.join("book.epd");
+    std::fs::write(&book, "r3k2n/8/8/8/8/8/8/4K2R w - - 0 1\n").unwrap();
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    let play = |name: &str, extra: &[&str]| {
+        let out = dir.0.join(name);
+        let mut args = vec![
+            "--games",
+            "1",
+            "--format",
+            "games",
+            "--random-plies",
+            "0",
+            "--openings",
+            book.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let output = datagen(&out, &args);
+        let bytes = std::fs::read(file(&out, ".bin")).unwrap();
+        let games: Vec<_> = GameReader::new(&bytes[..])
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(games.len(), 1);
+        (
+            games[0].clone(),
+            String::from_utf8_lossy(&output.stderr).to_string(),
+        )
+    };
+    let (game, stderr) = play("tb", &["--syzygy", tables]);
+    assert!(stderr.contains("70 table files up to 4 pieces"), "{stderr}");
+    assert_eq!(game.plies.len(), 1);
+    assert_eq!(game.plies[0].mv.uci(false).to_string(), "h1h8");
+    assert_eq!(game.result, GameResult::WhiteWin);
+    let (after, _) =
+        forsyth::engine::chess::Position::from_fen("r3k2R/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+    let (tb, _) = forsyth::engine::tablebase::Tablebases::load(tables);
+    assert_eq!(
+        tb.probe_wdl(&after),
+        Some(forsyth::engine::tablebase::Wdl::Loss)
+    );
+    let (game, _) = play("no-tb", &[]);
+    assert!(game.plies.len() > 1);
+    assert_eq!(game.plies[0].mv.uci(false).to_string(), "h1h8");
 }

@@ -137,6 +137,10 @@ pub struct Limits {
     pub clock: Clock,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// A soft node limit under `nodes` (the hard one): no iteration starts
+    /// once this many nodes are searched, so the one that passes it is
+    /// finished unless `nodes` cuts it (datagen's `--soft-nodes`).
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in this many moves is proven.
     pub mate: Option<u32>,
     pub infinite: bool,

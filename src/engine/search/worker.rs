@@ -427,6 +427,14 @@ impl Worker {
                 {
                     break;
                 }
+                if let Some(soft) = limits.soft_nodes {
+                    let s = self.shared();
+                    let total =
+                        s.total_nodes() - s.nodes[self.id].0.load(Ordering::Relaxed) + self.nodes;
+                    if total >= soft {
+                        break;
+                    }
+                }
             }
         }
     }

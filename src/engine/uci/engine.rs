@@ -781,6 +781,7 @@ impl UciEngine {
             },
             depth: params.depth,
             nodes: params.nodes,
+            soft_nodes: None,
             mate: params.mate,
             infinite: params.infinite,
             ponder: params.ponder,

@@ -11,6 +11,7 @@
 use crate::engine::search::Budget;
 use crate::engine::search::bench;
 use crate::tools::datagen;
+use crate::tools::datagen::game::Adjudication;
 use crate::tools::train;
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -336,9 +337,15 @@ pub struct DatagenArgs {
     /// Games the output should hold in the end
     #[arg(long, value_name = "N", default_value_t = datagen::Options::DEFAULT_GAMES, value_parser = positive::<u64>())]
     pub games: u64,
-    /// Nodes searched per move
+    /// Nodes searched per move at most (the hard limit: it cuts the search
+    /// off)
     #[arg(long, value_name = "N", default_value_t = datagen::Options::DEFAULT_NODES, value_parser = positive::<u64>())]
     pub nodes: u64,
+    /// The soft node limit: no iteration starts once N nodes are searched,
+    /// and the one that passed N is finished (up to --nodes); 0 for none
+    /// [default: half of --nodes]
+    #[arg(long, value_name = "N")]
+    pub soft_nodes: Option<u64>,
     /// Games played at once
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive::<usize>())]
     pub threads: usize,
@@ -365,6 +372,28 @@ pub struct DatagenArgs {
     /// to filter, or the older 32-byte records of the quiet positions
     #[arg(long, value_name = "games|records", default_value = "games", value_parser = output_format)]
     pub format: datagen::OutputFormat,
+    /// A win once the same side's score is at least CP (mates included)...
+    #[arg(long, value_name = "CP", default_value_t = Adjudication::default().win_score, value_parser = RangedU64ValueParser::<i32>::new().range(1..=32_000))]
+    pub win_score: i32,
+    /// ...for N searched plies in a row (0: no win adjudication)
+    #[arg(long, value_name = "N", default_value_t = Adjudication::default().win_plies)]
+    pub win_plies: u32,
+    /// A draw once, from searched ply PLY on...
+    #[arg(long, value_name = "PLY", default_value_t = Adjudication::default().draw_after)]
+    pub draw_after: u32,
+    /// ...the score has stayed within ±CP...
+    #[arg(long, value_name = "CP", default_value_t = Adjudication::default().draw_score, value_parser = RangedU64ValueParser::<i32>::new().range(..=30_000))]
+    pub draw_score: i32,
+    /// ...for N searched plies in a row (0: no draw adjudication)
+    #[arg(long, value_name = "N", default_value_t = Adjudication::default().draw_plies)]
+    pub draw_plies: u32,
+    /// A draw after N searched plies, whatever the score
+    #[arg(long, value_name = "N", default_value_t = Adjudication::default().max_plies, value_parser = positive::<u32>())]
+    pub max_plies: u32,
+    /// Syzygy tables (folders, separated as in PATH): a game ends with the
+    /// tables' result as soon as a move reaches a position in them
+    #[arg(long, value_name = "PATH")]
+    pub syzygy: Option<String>,
 }
 
 fn output_format(text: &str) -> Result<datagen::OutputFormat, String> {
@@ -405,6 +434,11 @@ impl DatagenArgs {
             out: self.out.clone()?,
             games: self.games,
             nodes: self.nodes,
+            soft_nodes: match self.soft_nodes {
+                Some(0) => None,
+                Some(n) => Some(n),
+                None => Some((self.nodes * datagen::Options::DEFAULT_SOFT_NODES_PCT / 100).max(1)),
+            },
             threads: self.threads,
             hash_mb: self.hash,
             openings: self.openings.clone(),
@@ -413,6 +447,15 @@ impl DatagenArgs {
             text: self.text,
             eval_file: self.eval_file.clone(),
             format: self.format,
+            adjudication: Adjudication {
+                win_score: self.win_score,
+                win_plies: self.win_plies,
+                draw_after: self.draw_after,
+                draw_score: self.draw_score,
+                draw_plies: self.draw_plies,
+                max_plies: self.max_plies,
+            },
+            syzygy: self.syzygy.clone(),
         })
     }
 }
@@ -705,6 +748,9 @@ mod tests {
         assert_eq!(o.out, PathBuf::from("d"));
         assert_eq!((o.games, o.nodes, o.threads, o.hash_mb), (100, 5000, 1, 8));
         assert_eq!((o.random_plies, o.seed, o.text), (8, 5, false));
+        assert_eq!(o.soft_nodes, Some(2500));
+        assert_eq!(o.adjudication, Adjudication::default());
+        assert_eq!(o.syzygy, None);
         let Command::Datagen(d) = command(
             "datagen --text --out x --games 3 --nodes 700 --threads 2 --hash 4 \
              --random-plies 0 --openings b.epd --seed 9",
@@ -715,6 +761,31 @@ mod tests {
         assert_eq!((o.games, o.nodes, o.threads, o.hash_mb), (3, 700, 2, 4));
         assert_eq!(o.openings, Some(PathBuf::from("b.epd")));
         assert!(o.text && o.random_plies == 0 && o.seed == 9);
+        assert_eq!(o.soft_nodes, Some(350));
+        let Command::Datagen(d) = command(
+            "datagen --out x --nodes 9000 --soft-nodes 4000 --win-score 1500 --win-plies 6 \
+             --draw-after 60 --draw-score 5 --draw-plies 0 --max-plies 300 --syzygy tb",
+        ) else {
+            panic!()
+        };
+        let o = d.options().unwrap();
+        assert_eq!((o.nodes, o.soft_nodes), (9000, Some(4000)));
+        assert_eq!(
+            o.adjudication,
+            Adjudication {
+                win_score: 1500,
+                win_plies: 6,
+                draw_after: 60,
+                draw_score: 5,
+                draw_plies: 0,
+                max_plies: 300,
+            }
+        );
+        assert_eq!(o.syzygy.as_deref(), Some("tb"));
+        let Command::Datagen(d) = command("datagen --out x --soft-nodes 0") else {
+            panic!()
+        };
+        assert_eq!(d.options().unwrap().soft_nodes, None);
         // Given again, an option's last value counts.
         let Command::Datagen(d) = command("datagen --out d --seed 7 --games 2 --seed 8") else {
             panic!()
@@ -731,6 +802,9 @@ mod tests {
             "datagen --out d --nodes -5",
             "datagen --out d --threads x",
             "datagen --out d --frobnicate 1",
+            "datagen --out d --win-score 0",
+            "datagen --out d --draw-score -1",
+            "datagen --out d --max-plies 0",
             "datagen --out d text x.bin",
         ] {
             assert!(parse(bad).is_err(), "{bad}");

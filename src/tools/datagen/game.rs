@@ -1,35 +1,64 @@
 //! Playing one self-play game: an opening (book line or start position
-//! plus random moves), then fixed-node searches for both sides until the
-//! rules or adjudication end the game.
+//! plus random moves), then node-limited searches for both sides until the
+//! rules, the tables or adjudication end the game.
 
 use super::format::GameResult;
 use crate::engine::chess::{Color, Move, Position};
 use crate::engine::search::{Job, Limits, MATE_BOUND, SearchOptions, SearchPool};
+use crate::engine::tablebase::{Tablebases, Wdl};
 use std::fmt;
+use std::sync::Arc;
 
 /// An opening whose first search scores beyond this is too lopsided to
 /// teach anything but the obvious; another is drawn instead.
 const MAX_OPENING_SCORE: i32 = 1000;
 /// Openings drawn before giving up (a book of nothing but lost positions).
 const MAX_OPENING_TRIES: u32 = 200;
-/// A score this large, held by the same side for `WIN_PLIES` plies in a
-/// row, is adjudicated a win: the rest of the game adds little but length.
-const WIN_SCORE: i32 = 2000;
-const WIN_PLIES: u32 = 4;
-/// From `DRAW_AFTER_PLY` on, `DRAW_PLIES` plies in a row within
-/// `DRAW_SCORE` of zero are adjudicated a draw: dead-level endgames would
-/// otherwise fill the data with shuffling until the fifty-move rule.
-const DRAW_AFTER_PLY: u32 = 80;
-const DRAW_SCORE: i32 = 10;
-const DRAW_PLIES: u32 = 12;
-/// Searched plies after which a game is called a draw whatever the score.
-const MAX_PLIES: u32 = 400;
+
+/// When a game is called before the rules end it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Adjudication {
+    /// A score of at least `win_score` cp (mates included), held by the same
+    /// side for `win_plies` searched plies in a row (0: never), is a win
+    /// for that side: the rest of the game adds little but length.
+    pub win_score: i32,
+    pub win_plies: u32,
+    /// From searched ply `draw_after` on, `draw_plies` plies in a row
+    /// (0: never) scored within ±`draw_score` cp are a draw: dead-level
+    /// endgames would otherwise fill the data with shuffling until the
+    /// fifty-move rule.
+    pub draw_after: u32,
+    pub draw_score: i32,
+    pub draw_plies: u32,
+    /// Searched plies after which the game is a draw whatever the score.
+    pub max_plies: u32,
+}
+
+impl Default for Adjudication {
+    fn default() -> Adjudication {
+        Adjudication {
+            win_score: 2000,
+            win_plies: 4,
+            draw_after: 80,
+            draw_score: 10,
+            draw_plies: 12,
+            max_plies: 400,
+        }
+    }
+}
 
 /// What every game of a run shares.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
+    /// The hard node limit of every search.
     pub nodes: u64,
+    /// The soft one: no iteration starts past it (`None`: off).
+    pub soft_nodes: Option<u64>,
     pub random_plies: u32,
+    pub adjudication: Adjudication,
+    /// Ends a game as soon as a move reaches a position in these tables,
+    /// with the tables' result ([`tablebase_result`]).
+    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 /// A finished game: the positions worth training on, each with its search
@@ -172,18 +201,63 @@ fn rules_result(pos: &Position, keys: &[u64]) -> Option<GameResult> {
     None
 }
 
+/// The exact result of `pos` by the tables, when it is in them: the
+/// position's pieces within the tables' reach, no castling rights, and the
+/// fifty-move rule counted from its halfmove clock, as a game goes on under
+/// it (a win the rule frustrates is a draw, and so is a loss it saves).
+/// With the clock at 0 the WDL tables say it; otherwise the DTZ tables
+/// must (`None` without them: the game goes on until a capture or pawn
+/// move zeroes the clock): a win is a win when the winner can zero the
+/// clock again before it reaches 100 plies (DTZ plus the clock at most 100).
+pub fn tablebase_result(tables: &Tablebases, pos: &Position) -> Option<GameResult> {
+    if pos.castling_rights() != 0 || pos.occupied().count() as usize > tables.max_pieces() {
+        return None;
+    }
+    let clock = pos.halfmove_clock() as i32;
+    let wdl = if clock == 0 {
+        tables.probe_wdl(pos)?.under_rule50(true)
+    } else {
+        let dtz = tables.probe_dtz(pos)?;
+        if dtz == 0 || dtz.abs() + clock > 100 {
+            Wdl::Draw
+        } else if dtz > 0 {
+            Wdl::Win
+        } else {
+            Wdl::Loss
+        }
+    };
+    let mover = pos.side_to_move();
+    Some(match wdl {
+        Wdl::Win if mover == Color::White => GameResult::WhiteWin,
+        Wdl::Win => GameResult::BlackWin,
+        Wdl::Loss if mover == Color::White => GameResult::BlackWin,
+        Wdl::Loss => GameResult::WhiteWin,
+        _ => GameResult::Draw,
+    })
+}
+
 /// Tracks the adjudication streaks.
-#[derive(Default)]
 struct Adjudicator {
-    /// Consecutive plies with |score| >= WIN_SCORE, and for which side.
+    rules: Adjudication,
+    /// Consecutive plies with |score| >= win_score, and for which side.
     win_plies: u32,
     winner: Option<Color>,
     draw_plies: u32,
 }
 
 impl Adjudicator {
+    fn new(rules: Adjudication) -> Adjudicator {
+        Adjudicator {
+            rules,
+            win_plies: 0,
+            winner: None,
+            draw_plies: 0,
+        }
+    }
+
     fn update(&mut self, ply: u32, score_white: i32) -> Option<GameResult> {
-        if score_white.abs() >= WIN_SCORE {
+        let rules = self.rules;
+        if score_white.abs() >= rules.win_score {
             let side = if score_white > 0 {
                 Color::White
             } else {
@@ -195,7 +269,7 @@ impl Adjudicator {
                 self.winner = Some(side);
                 self.win_plies = 1;
             }
-            if self.win_plies >= WIN_PLIES {
+            if rules.win_plies > 0 && self.win_plies >= rules.win_plies {
                 return Some(match side {
                     Color::White => GameResult::WhiteWin,
                     Color::Black => GameResult::BlackWin,
@@ -205,9 +279,9 @@ impl Adjudicator {
             self.winner = None;
             self.win_plies = 0;
         }
-        if ply >= DRAW_AFTER_PLY && score_white.abs() <= DRAW_SCORE {
+        if ply >= rules.draw_after && score_white.abs() <= rules.draw_score {
             self.draw_plies += 1;
-            if self.draw_plies >= DRAW_PLIES {
+            if rules.draw_plies > 0 && self.draw_plies >= rules.draw_plies {
                 return Some(GameResult::Draw);
             }
         } else {
@@ -232,7 +306,7 @@ fn play_from(
     } = opening;
     let mut positions = Vec::new();
     let mut moves = Vec::new();
-    let mut adjudicator = Adjudicator::default();
+    let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut ply = 0;
     let result = loop {
         if let Some(result) = rules_result(&pos, &keys) {
@@ -242,7 +316,16 @@ fn play_from(
             }
             break result;
         }
-        if ply >= MAX_PLIES {
+        // After a searched move, a position in the tables ends the game
+        // with their exact result (the start is searched: it may be a book
+        // line inside them, and a game needs one searched ply).
+        if ply > 0
+            && let Some(tables) = &settings.tablebases
+            && let Some(result) = tablebase_result(tables, &pos)
+        {
+            break result;
+        }
+        if ply >= settings.adjudication.max_plies {
             break GameResult::Draw;
         }
         // The search needs only the positions that can still repeat.
@@ -252,6 +335,7 @@ fn play_from(
             history: keys[keys.len() - reach..].to_vec(),
             limits: Limits {
                 nodes: Some(settings.nodes),
+                soft_nodes: settings.soft_nodes,
                 ..Limits::default()
             },
             options: SearchOptions::default(),
@@ -350,7 +434,8 @@ mod tests {
 
     #[test]
     fn adjudication_streaks() {
-        let mut a = Adjudicator::default();
+        let rules = Adjudication::default();
+        let mut a = Adjudicator::new(rules);
         assert_eq!(a.update(10, 2500), None);
         assert_eq!(a.update(11, 2100), None);
         assert_eq!(
@@ -362,18 +447,144 @@ mod tests {
         assert_eq!(a.update(14, -2200), None);
         assert_eq!(a.update(15, -MATE_BOUND), Some(GameResult::BlackWin));
 
-        let mut a = Adjudicator::default();
-        for ply in 0..DRAW_AFTER_PLY {
-            assert_eq!(
-                a.update(ply, 0),
-                None,
-                "no draw before ply {DRAW_AFTER_PLY}"
-            );
+        let mut a = Adjudicator::new(rules);
+        for ply in 0..rules.draw_after {
+            assert_eq!(a.update(ply, 0), None, "no draw before ply 80");
         }
-        for ply in DRAW_AFTER_PLY..DRAW_AFTER_PLY + DRAW_PLIES - 1 {
+        for ply in 80..80 + 12 - 1 {
             assert_eq!(a.update(ply, 5), None);
         }
         assert_eq!(a.update(200, -10), Some(GameResult::Draw));
+
+        // Other limits, and 0 plies for never.
+        let rules = Adjudication {
+            win_score: 500,
+            win_plies: 2,
+            draw_after: 0,
+            draw_score: 30,
+            draw_plies: 0,
+            max_plies: 400,
+        };
+        let mut a = Adjudicator::new(rules);
+        assert_eq!(a.update(0, -499), None);
+        for ply in 1..100 {
+            assert_eq!(a.update(ply, 30), None, "draws are off");
+        }
+        assert_eq!(a.update(100, 500), None);
+        assert_eq!(a.update(101, 501), Some(GameResult::WhiteWin));
+        let mut a = Adjudicator::new(Adjudication {
+            win_plies: 0,
+            ..Adjudication::default()
+        });
+        for ply in 0..50 {
+            assert_eq!(a.update(ply, MATE_BOUND), None, "wins are off");
+        }
+    }
+
+    fn tables() -> Tablebases {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let (tables, errors) = Tablebases::load(path);
+        assert!(errors.is_empty(), "{errors:?}");
+        tables
+    }
+
+    #[test]
+    fn tablebase_results_count_the_fifty_move_rule() {
+        let tables = tables();
+        let result = |fen: &str| tablebase_result(&tables, &position(fen));
+        // KRvK, Black to move: lost, unless the clock runs out first.
+        assert_eq!(
+            result("4k3/8/8/8/8/8/8/R3K3 b - - 0 1"),
+            Some(GameResult::WhiteWin)
+        );
+        assert_eq!(
+            result("4k3/8/8/8/8/8/8/R3K3 b - - 60 40"),
+            Some(GameResult::WhiteWin)
+        );
+        assert_eq!(
+            result("4k3/8/8/8/8/8/8/R3K3 b - - 95 60"),
+            Some(GameResult::Draw)
+        );
+        // KQvK, White to move: won; Black to move with the queen en prise: drawn.
+        assert_eq!(
+            result("8/8/8/8/8/8/k7/4K2Q w - - 0 1"),
+            Some(GameResult::WhiteWin)
+        );
+        assert_eq!(
+            result("8/8/8/8/8/8/6k1/4K2Q b - - 0 1"),
+            Some(GameResult::Draw)
+        );
+        // A black win of KQvKR.
+        assert_eq!(
+            result("8/8/8/8/2q5/2k5/8/K6R b - - 0 1"),
+            Some(GameResult::BlackWin)
+        );
+        // Five pieces, or castling rights: not in these tables.
+        assert_eq!(result("4k3/p7/8/8/8/8/P7/R3K3 b - - 0 1"), None);
+        assert_eq!(result("4k3/8/8/8/8/8/8/R3K3 b Q - 0 1"), None);
+    }
+
+    #[test]
+    fn soft_nodes_finish_the_iteration_that_passes_them() {
+        let mut pool = SearchPool::new(1, 1).unwrap();
+        let search = |pool: &mut SearchPool, limits: Limits| {
+            pool.clear();
+            pool.search(Job {
+                root: Position::startpos(),
+                history: Vec::new(),
+                limits,
+                options: SearchOptions::default(),
+            })
+        };
+        let soft = search(
+            &mut pool,
+            Limits {
+                nodes: Some(1_000_000),
+                soft_nodes: Some(3000),
+                ..Limits::default()
+            },
+        );
+        assert!(soft.nodes >= 3000, "{}", soft.nodes);
+        // Exactly the nodes of the whole last iteration: the same search
+        // to that depth.
+        let by_depth = search(
+            &mut pool,
+            Limits {
+                depth: Some(soft.depth),
+                ..Limits::default()
+            },
+        );
+        assert_eq!(
+            (by_depth.nodes, by_depth.best, by_depth.score),
+            (soft.nodes, soft.best, soft.score)
+        );
+        let shallower = search(
+            &mut pool,
+            Limits {
+                depth: Some(soft.depth - 1),
+                ..Limits::default()
+            },
+        );
+        assert!(shallower.nodes < 3000, "{}", shallower.nodes);
+        // A soft limit at the hard one changes nothing: the hard limit cuts
+        // the iteration that would pass it (the result is the last whole
+        // iteration's, and its nodes are that iteration's count).
+        let hard = |pool: &mut SearchPool, soft| {
+            search(
+                pool,
+                Limits {
+                    nodes: Some(3000),
+                    soft_nodes: soft,
+                    ..Limits::default()
+                },
+            )
+        };
+        let (cut, off) = (hard(&mut pool, Some(3000)), hard(&mut pool, None));
+        assert_eq!(
+            (cut.nodes, cut.depth, cut.best, cut.score),
+            (off.nodes, off.depth, off.best, off.score)
+        );
+        assert_eq!(cut.depth, soft.depth - 1);
     }
 
     #[test]
@@ -381,7 +592,10 @@ mod tests {
         let mut pool = SearchPool::new(1, 1).unwrap();
         let settings = GameSettings {
             nodes: 300,
+            soft_nodes: None,
             random_plies: 0,
+            adjudication: Adjudication::default(),
+            tablebases: None,
         };
         let refused = GameError::NoOpening {
             tries: MAX_OPENING_TRIES,
@@ -409,7 +623,10 @@ mod tests {
         let mut pool = SearchPool::new(1, 1).unwrap();
         let settings = GameSettings {
             nodes: 300,
+            soft_nodes: None,
             random_plies: 6,
+            adjudication: Adjudication::default(),
+            tablebases: None,
         };
         let mut rng = rng_for_game(42, 0);
         let game = play(&mut pool, &settings, &[], &mut rng).unwrap();

@@ -19,14 +19,23 @@
 //! fields, and the move counters when given; the start position without
 //! the option), then `--random-plies` uniformly random legal moves. The
 //! opening is drawn again when those moves end the game or the first search
-//! scores the position beyond ±1000 cp. Every move is then a search of
-//! `--nodes` nodes on one thread, with a table of `--hash` MB cleared before
-//! every game. A game ends by the rules (checkmate, stalemate, threefold
-//! repetition, the fifty-move rule, insufficient material) or by
-//! adjudication: a win once the score has stayed at 2000 cp or more (mates
-//! included) for the same side for 4 plies in a row; a draw once, from the
-//! 80th searched ply on, it has stayed within ±10 cp for 12 plies in a row;
-//! a draw after 400 searched plies.
+//! scores the position beyond ±1000 cp. Every move is then a search on
+//! one thread, with a table of `--hash` MB cleared before every game, of
+//! at most `--nodes` nodes (the hard limit) that starts no iteration once
+//! `--soft-nodes` are searched (the soft limit, half of `--nodes` by
+//! default): it finishes the iteration that passed the soft limit unless
+//! the hard one cuts it, so fewer nodes go to iterations that are cut off
+//! and thrown away. A game ends by the rules (checkmate, stalemate,
+//! threefold repetition, the fifty-move rule, insufficient material), by
+//! the tables with `--syzygy` (a move reaches a position within their
+//! reach: the game takes their result, the fifty-move rule counted; see
+//! [`game::tablebase_result`]), or by adjudication
+//! ([`game::Adjudication`]): a win once the score has stayed at
+//! `--win-score` (2000 cp) or more, mates included, for the same side for
+//! `--win-plies` (4) plies in a row; a draw once, from the `--draw-after`th
+//! (80th) searched ply on, it has stayed within ±`--draw-score` (10 cp) for
+//! `--draw-plies` (12) plies in a row; a draw after `--max-plies` (400)
+//! searched plies.
 //!
 //! With `--format records`, kept are the searched positions that are not in check, whose best move is
 //! neither a capture nor a promotion, and whose score is not a mate score,
@@ -79,6 +88,7 @@ pub mod games;
 
 use crate::engine::chess::{FenError, Position};
 use crate::engine::search::SearchPool;
+use crate::engine::tablebase::Tablebases;
 use crate::tools::progress;
 use crossbeam_channel::{RecvTimeoutError, Sender, bounded};
 use format::{FormatError, GameResult, PackedPosition, RECORD_BYTES};
@@ -89,6 +99,7 @@ use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -99,7 +110,10 @@ pub struct Options {
     pub out: PathBuf,
     /// Games the output should hold in the end (a resumed run plays the rest).
     pub games: u64,
+    /// The hard node limit of every search.
     pub nodes: u64,
+    /// The soft one: no iteration starts once it is passed (`None`: off).
+    pub soft_nodes: Option<u64>,
     pub threads: usize,
     /// Hash per thread, MB.
     pub hash_mb: usize,
@@ -114,6 +128,11 @@ pub struct Options {
     pub eval_file: Option<PathBuf>,
     /// What `PATH.bin` holds.
     pub format: OutputFormat,
+    /// When games are called before the rules end them.
+    pub adjudication: game::Adjudication,
+    /// Syzygy tables (folders as `SyzygyPath` takes them): a game ends
+    /// with their result as soon as a move reaches a position in them.
+    pub syzygy: Option<String>,
 }
 
 /// The kind of `PATH.bin` a run writes.
@@ -128,6 +147,8 @@ pub enum OutputFormat {
 impl Options {
     pub const DEFAULT_GAMES: u64 = 100;
     pub const DEFAULT_NODES: u64 = 5000;
+    /// The soft limit without `--soft-nodes`, as a share of `--nodes`.
+    pub const DEFAULT_SOFT_NODES_PCT: u64 = 50;
     pub const DEFAULT_HASH_MB: usize = 8;
     pub const DEFAULT_RANDOM_PLIES: u32 = 8;
 }
@@ -173,6 +194,8 @@ pub enum DatagenError {
     Convert(String),
     /// `--eval-file` names no usable network.
     Network(PathBuf, crate::engine::nnue::NetworkError),
+    /// `--syzygy` names folders without usable tables.
+    Syzygy(String),
 }
 
 impl fmt::Display for DatagenError {
@@ -196,6 +219,7 @@ impl fmt::Display for DatagenError {
             DatagenError::BadGame(path, e) => write!(f, "{}: {e}", path.display()),
             DatagenError::Convert(s) => write!(f, "datagen convert: {s}"),
             DatagenError::Network(path, e) => write!(f, "--eval-file {}: {e}", path.display()),
+            DatagenError::Syzygy(s) => write!(f, "--syzygy {s}"),
         }
     }
 }
@@ -294,6 +318,24 @@ pub fn convert(input: &Path, output: &Path) -> Result<u64, DatagenError> {
         .map_err(io_at(output))?;
     file.write_all(&out).map_err(io_at(output))?;
     Ok(count)
+}
+
+/// The tables of `spec`: every folder must load, and hold a table.
+fn load_tablebases(spec: &str) -> Result<Tablebases, DatagenError> {
+    let (tables, errors) = Tablebases::load(spec);
+    if !errors.is_empty() {
+        let why: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        return Err(DatagenError::Syzygy(format!("{spec}: {}", why.join("; "))));
+    }
+    if tables.files() == 0 {
+        return Err(DatagenError::Syzygy(format!("{spec}: no tables found")));
+    }
+    eprintln!(
+        "datagen: {} table files up to {} pieces from {spec}",
+        tables.files(),
+        tables.max_pieces()
+    );
+    Ok(tables)
 }
 
 /// Reads start positions: one per line, the first four FEN fields (EPD
@@ -696,6 +738,7 @@ enum Message {
 /// Plays games with indices taken from `next` until `end` or `stop`.
 fn worker(
     opts: &Options,
+    tablebases: Option<&Arc<Tablebases>>,
     book: &[Position],
     next: &AtomicU64,
     end: u64,
@@ -711,7 +754,10 @@ fn worker(
     };
     let settings = GameSettings {
         nodes: opts.nodes,
+        soft_nodes: opts.soft_nodes,
         random_plies: opts.random_plies,
+        adjudication: opts.adjudication,
+        tablebases: tablebases.cloned(),
     };
     while !stop.load(Ordering::Relaxed) {
         let index = next.fetch_add(1, Ordering::Relaxed);
@@ -755,6 +801,10 @@ pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
             .map_err(|e| DatagenError::Network(path.clone(), e))?;
         crate::engine::nnue::set_active(std::sync::Arc::new(net));
     }
+    let tablebases = match &opts.syzygy {
+        Some(spec) => Some(Arc::new(load_tablebases(spec)?)),
+        None => None,
+    };
     let book = match &opts.openings {
         Some(path) => load_openings(path)?,
         None => Vec::new(),
@@ -762,8 +812,11 @@ pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
     let mut out = Output::open(opts)?;
     let already = out.progress.clone();
     let remaining = opts.games.saturating_sub(already.games);
+    let soft = opts
+        .soft_nodes
+        .map_or(String::new(), |n| format!("{n} (soft) to "));
     eprintln!(
-        "datagen: {} games to play ({} already in {}), {} nodes per move, {} threads, seed {}, network {:016x}",
+        "datagen: {} games to play ({} already in {}), {soft}{} nodes per move, {} threads, seed {}, network {:016x}",
         remaining,
         already.games,
         out.bin_path.display(),
@@ -780,8 +833,8 @@ pub fn run(opts: &Options) -> Result<Summary, DatagenError> {
     let written = std::thread::scope(|scope| {
         for _ in 0..opts.threads.min(remaining.max(1) as usize) {
             let tx = tx.clone();
-            let (book, next, stop) = (&book, &next, &stop);
-            scope.spawn(move || worker(opts, book, next, first + remaining, stop, tx));
+            let (book, next, stop, tables) = (&book, &next, &stop, tablebases.as_ref());
+            scope.spawn(move || worker(opts, tables, book, next, first + remaining, stop, tx));
         }
         drop(tx);
         let mut meter = Meter::new(remaining, start);

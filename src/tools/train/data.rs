@@ -2,6 +2,18 @@
 //! checked, filtered, split into training and validation sets by whole
 //! games, and decoded into features batch by batch.
 //!
+//! The split sees only the positions a record file holds, in their order,
+//! so that a game file and the record file of the same positions (what
+//! `datagen convert` writes, or a record run of the same seed) split alike
+//! and train the same net with the same validation loss. It counts games
+//! as record files show them, a new one where the fullmove number goes
+//! down or a piece appears (see below), along the positions of each file
+//! that the filters other than `min_ply` keep; a game whose number is a
+//! multiple of `validation_every` (the first game is 1) is set aside. In a
+//! game file the count can only fall behind the real games, when a game
+//! starts later in the opening, with no more pieces, than the last one
+//! ended: the two games then count as one.
+//!
 //! Two kinds of file are read, each plain or xz-compressed (a name ending
 //! in `.xz` is decompressed while it is read):
 //!
@@ -197,6 +209,9 @@ pub struct Dataset {
     pub games: u64,
     pub dropped: u64,
     pub drops: Drops,
+    /// The split's count of games, and the last position it saw.
+    split_games: u64,
+    split_last: Option<Record>,
 }
 
 /// Positions dropped by each filter; a position counts under the first
@@ -309,9 +324,13 @@ pub fn load(files: &[PathBuf], opts: &DataOptions) -> Result<Dataset, DataError>
         games: 0,
         dropped: 0,
         drops: Drops::default(),
+        split_games: 0,
+        split_last: None,
     };
     for path in files {
         let bytes = read_data_file(path)?;
+        // A file begins a game.
+        set.split_last = None;
         let full = match games::sniff(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
             FileKind::Games => load_games(path, &bytes, opts, &mut set)?,
             FileKind::Records | FileKind::Unknown => load_records(path, &bytes, opts, &mut set)?,
@@ -337,9 +356,21 @@ impl Dataset {
         opts.max_records > 0 && self.read >= opts.max_records
     }
 
-    /// A kept position of game number `self.games`.
+    /// Counts `r`, the next position that the filters other than
+    /// `min_ply` keep, for the split; true when it begins a game.
+    fn split_see(&mut self, r: &Record) -> bool {
+        let new_game = match &self.split_last {
+            None => true,
+            Some(p) => fullmove(r) < fullmove(p) || pieces(r) > pieces(p),
+        };
+        self.split_games += u64::from(new_game);
+        self.split_last = Some(*r);
+        new_game
+    }
+
+    /// A kept position, the last one [`Dataset::split_see`] counted.
     fn keep(&mut self, r: Record, opts: &DataOptions) {
-        if opts.validation_every > 0 && self.games.is_multiple_of(opts.validation_every) {
+        if opts.validation_every > 0 && self.split_games.is_multiple_of(opts.validation_every) {
             self.validation.push(r);
         } else {
             self.train.push(r);
@@ -358,7 +389,6 @@ fn load_records(
         return Err(DataError::Length(path.to_path_buf(), bytes.len() as u64));
     }
     let mut sample = Sample::with_capacity();
-    let mut prev: Option<&Record> = None;
     for (i, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
         if set.full(opts) {
             return Ok(true);
@@ -369,14 +399,11 @@ fn load_records(
         decode(r, &mut sample)
             .map_err(|why| DataError::Record(path.to_path_buf(), i as u64, why))?;
         set.read += 1;
-        let new_game = match prev {
-            None => true,
-            Some(p) => fullmove(r) < fullmove(p) || pieces(r) > pieces(p),
-        };
-        if new_game {
+        // Record files are already filtered for check and captures, and
+        // hold no mate scores but those of older files: all count.
+        if set.split_see(r) {
             set.games += 1;
         }
-        prev = Some(r);
         if ply(r) < opts.min_ply {
             set.drops.min_ply += 1;
             continue;
@@ -424,23 +451,31 @@ fn load_games(
                 return Ok(true);
             }
             set.read += 1;
-            let drop = if i < game.opening_plies as usize {
-                Some(&mut set.drops.opening)
-            } else if pos_ply(&pos) < opts.min_ply {
-                Some(&mut set.drops.min_ply)
+            let filtered = if i < game.opening_plies as usize {
+                Some(Filtered::Opening)
             } else if f.skip_check && pos.in_check() {
-                Some(&mut set.drops.check)
+                Some(Filtered::Check)
             } else if f.skip_tactical && (pos.is_capture(ply.mv) || ply.mv.promo().is_some()) {
-                Some(&mut set.drops.tactical)
+                Some(Filtered::Tactical)
             } else if f.skip_mates && is_mate_score(ply.score) {
-                Some(&mut set.drops.mate)
+                Some(Filtered::Mate)
             } else {
                 None
             };
-            match drop {
-                Some(count) => *count += 1,
-                None => {
-                    let r = PackedPosition::pack(&pos, ply.score, game.result).0;
+            let early = pos_ply(&pos) < opts.min_ply;
+            let d = &mut set.drops;
+            match (filtered, early) {
+                (Some(Filtered::Opening), _) => d.opening += 1,
+                (_, true) => d.min_ply += 1,
+                (Some(Filtered::Check), _) => d.check += 1,
+                (Some(Filtered::Tactical), _) => d.tactical += 1,
+                (Some(Filtered::Mate), _) => d.mate += 1,
+                (None, false) => {}
+            }
+            if filtered.is_none() {
+                let r = PackedPosition::pack(&pos, ply.score, game.result).0;
+                set.split_see(&r);
+                if !early {
                     set.keep(r, opts);
                 }
             }
@@ -448,6 +483,15 @@ fn load_games(
         }
     }
     Ok(set.full(opts))
+}
+
+/// Why a game file's ply is dropped, `min_ply` aside.
+#[derive(Copy, Clone)]
+enum Filtered {
+    Opening,
+    Check,
+    Tactical,
+    Mate,
 }
 
 /// The ply of a position, as [`ply`] reads it from its record.
