@@ -240,6 +240,20 @@ params! {
     tm_soft_pct: 60, 20..=150, step 5;
     /// The search stops after this percentage of the base time (and never after half the clock).
     tm_hard_pct: 300, 100..=600, step 20;
+    /// The soft limit's factor, in hundredths, when the best move has just changed...
+    tm_stable_max: 180, 100..=300, step 10;
+    /// ...less this much for each iteration in a row that kept it...
+    tm_stable_step: 20, 0..=60, step 3;
+    /// ...down to this, a best move the search has long agreed on.
+    tm_stable_min: 80, 40..=100, step 4;
+    /// The node factor, (base - f) * scale with f the share of nodes spent on the best move: the base, in hundredths.
+    tm_node_base: 150, 110..=250, step 6;
+    /// The node factor's scale, in hundredths.
+    tm_node_scale: 135, 50..=250, step 8;
+    /// A falling score buys time: this many hundredths of the soft limit per 10 cp lost since the last iteration.
+    tm_score_drop: 8, 0..=30, step 1;
+    /// The score factor at most, in hundredths (a rising score lowers it, to 85 at least).
+    tm_score_max: 150, 100..=250, step 8;
 }
 
 #[cfg(test)]

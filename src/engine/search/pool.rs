@@ -525,6 +525,7 @@ mod tests {
             seldepth: 9,
             bound,
             tb_wdl: None,
+            nodes: 0,
         }
     }
 

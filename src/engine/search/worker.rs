@@ -5,7 +5,7 @@ use super::history::{ContIndex, Histories, PieceTo, history_bonus, history_malus
 use super::movepick::MovePicker;
 use super::params::Params;
 use super::see::see_ge;
-use super::time::TimeManager;
+use super::time::{TimeManager, soft_factor};
 use super::tt::{Bound, TranspositionTable};
 use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound, tb_score};
 use crate::engine::chess::{Move, Position};
@@ -84,6 +84,10 @@ pub struct RootMove {
     pub bound: ScoreBound,
     /// The tables' result for this move, when the root is in them.
     pub tb_wdl: Option<Wdl>,
+    /// Nodes this thread has searched below this move, over all
+    /// iterations so far (the time manager's measure of how sure the
+    /// search is of its best move).
+    pub nodes: u64,
 }
 
 impl RootMove {
@@ -332,6 +336,7 @@ impl Worker {
                 seldepth: 0,
                 bound: ScoreBound::Exact,
                 tb_wdl,
+                nodes: 0,
             })
             .collect();
         self.shared = Some(shared);
@@ -378,6 +383,10 @@ impl Worker {
             .map_or(MAX_PLY - 1, |d| (d as usize).clamp(1, MAX_PLY - 1))
             as i32;
 
+        // The time manager's view of the iterations: how many in a row
+        // kept the best move, and the last one's best move and score.
+        let mut stable = 0;
+        let mut last_best: Option<(Move, i32)> = None;
         for depth in 1..=max_depth {
             self.iteration = depth;
             for rm in &mut self.root_moves {
@@ -421,9 +430,22 @@ impl Worker {
                 {
                     break;
                 }
+                let (best_move, best_nodes) = (self.root_moves[0].mv, self.root_moves[0].nodes);
+                match last_best {
+                    Some((m, _)) if m == best_move => stable += 1,
+                    _ => stable = 0,
+                }
+                let factor = soft_factor(
+                    &self.params,
+                    stable,
+                    best_nodes as f64 / self.nodes.max(1) as f64,
+                    last_best.map(|(_, s)| s),
+                    best,
+                );
+                last_best = Some((best_move, best));
                 if let Some(tm) = &self.time
                     && !self.shared().pondering.load(Ordering::Relaxed)
-                    && tm.soft_exceeded(1.0)
+                    && tm.soft_exceeded(factor)
                 {
                     break;
                 }
@@ -937,6 +959,7 @@ impl Worker {
             } else {
                 0
             };
+            let nodes_before = self.nodes;
             let mut child = pos.clone();
             self.moved[ply] = PieceTo::of(pos, m);
             self.nnue.push(ply + 1, pos, m);
@@ -982,6 +1005,9 @@ impl Worker {
                 }
             }
             self.keys.pop();
+            if root {
+                self.root_moves[root_idx - 1].nodes += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
             }
