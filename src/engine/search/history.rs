@@ -1,9 +1,17 @@
 //! Move-ordering statistics kept by each search thread: which moves caused
 //! cutoffs before, in this position's shape (butterfly), after the last one
 //! or two moves (continuation), and for captures by victim (capture history).
+//!
+//! Beside them, the pawn correction history: how far the searches' results
+//! have been from the network's static evaluation in positions of the same
+//! pawn structure (by side to move and the pawns' hash key). The network
+//! misjudges some structures the same way again and again (a blocked
+//! centre, a passed pawn far advanced); the search adds the average error
+//! back to the evaluation, so that its pruning margins start from a better
+//! guess. Stockfish, Viridithas and most engines above us keep one.
 
-use super::MAX_PLY;
 use super::params::Params;
+use super::{MATE_BOUND, MAX_PLY};
 use crate::engine::chess::{Move, Position};
 
 /// History scores stay within +-HISTORY_MAX.
@@ -59,6 +67,14 @@ pub type ContIndex = [Option<PieceTo>; 2];
 
 const CONT_SIZE: usize = 12 * 64 * 12 * 64;
 
+/// Entries of the pawn correction history, per side to move.
+const CORR_SIZE: usize = 16_384;
+/// A correction entry holds centipawns times this, so that the slow
+/// average keeps its fractions.
+const CORR_GRAIN: i32 = 128;
+/// The weight of a new result is counted out of this many.
+const CORR_WEIGHT_SCALE: i32 = 256;
+
 pub struct Histories {
     /// Quiet moves by side, from and to square.
     pub butterfly: [[[i16; 64]; 64]; 2],
@@ -70,6 +86,9 @@ pub struct Histories {
     cont: Box<[i16]>,
     /// Two quiet moves per ply that caused a cutoff at that ply.
     pub killers: [[Move; 2]; MAX_PLY + 2],
+    /// The pawn correction history (module doc), by side and pawn key, in
+    /// centipawns times CORR_GRAIN.
+    corr: Box<[i16]>,
 }
 
 impl Histories {
@@ -80,7 +99,42 @@ impl Histories {
             counter: [[Move::NULL; 64]; 12],
             cont: vec![0; CONT_SIZE].into_boxed_slice(),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            corr: vec![0; 2 * CORR_SIZE].into_boxed_slice(),
         })
+    }
+
+    #[inline]
+    fn corr_index(pos: &Position) -> usize {
+        pos.side_to_move().index() * CORR_SIZE + (pos.pawn_key() % CORR_SIZE as u64) as usize
+    }
+
+    /// The static evaluation `raw` of `pos`, corrected by what searches of
+    /// positions with the same pawns found (never into mate scores).
+    #[inline]
+    pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
+        let corr = i32::from(self.corr[Self::corr_index(pos)]) / CORR_GRAIN;
+        (raw + corr).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves the correction of `pos`'s pawns towards `score - raw`, the
+    /// error of the raw evaluation that a search of `depth` found: a
+    /// running average, the deeper search weighing more, bounded by
+    /// `corr_max` centipawns.
+    pub fn update_correction(
+        &mut self,
+        p: &Params,
+        pos: &Position,
+        depth: i32,
+        raw: i32,
+        score: i32,
+    ) {
+        let entry = &mut self.corr[Self::corr_index(pos)];
+        let limit = p.corr_max * CORR_GRAIN;
+        let target = ((score - raw) * CORR_GRAIN).clamp(-limit, limit);
+        let weight = (depth + 1).min(p.corr_weight_max);
+        let e = i32::from(*entry);
+        let new = (e * (CORR_WEIGHT_SCALE - weight) + target * weight) / CORR_WEIGHT_SCALE;
+        *entry = new.clamp(-limit, limit) as i16;
     }
 
     pub fn clear(&mut self) {
@@ -89,6 +143,7 @@ impl Histories {
         self.counter = [[Move::NULL; 64]; 12];
         self.cont.fill(0);
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+        self.corr.fill(0);
     }
 
     #[inline]
@@ -194,6 +249,38 @@ impl Histories {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_correction_history_learns_each_pawn_structure() {
+        let p = Params::default();
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        let (white, _) = Position::from_fen(&format!("{start} w KQkq - 0 1")).unwrap();
+        let (black, _) = Position::from_fen(&format!("{start} b KQkq - 0 1")).unwrap();
+        let mut h = Histories::new();
+        assert_eq!(h.corrected_eval(&white, 10), 10);
+        // A search of depth 3 found 100 more than the raw 10: the target
+        // is clamped to corr_max (64 cp, 8192 in 128ths) and weighs 4/256,
+        // so the entry holds 128, one centipawn.
+        h.update_correction(&p, &white, 3, 10, 110);
+        assert_eq!(h.corrected_eval(&white, 10), 11);
+        // The other side to move keeps its own entry.
+        assert_eq!(h.corrected_eval(&black, 10), 10);
+        // Deep searches that agree drive it to its bound (16/256 each).
+        for _ in 0..1000 {
+            h.update_correction(&p, &white, 30, 10, 110);
+        }
+        // (The average truncates, so it stops a 128th short: 63.99 cp.)
+        assert_eq!(h.corrected_eval(&white, 10), 10 + 63);
+        // Never into the mate scores.
+        assert_eq!(h.corrected_eval(&white, MATE_BOUND - 5), MATE_BOUND - 1);
+        // ... and back: an error of -20 is learnt, to that 128th (-19.99).
+        for _ in 0..1000 {
+            h.update_correction(&p, &white, 30, 10, -10);
+        }
+        assert_eq!(h.corrected_eval(&white, 10), 10 - 19);
+        h.clear();
+        assert_eq!(h.corrected_eval(&white, 10), 10);
+    }
 
     #[test]
     fn gravity_is_bounded() {

@@ -41,7 +41,8 @@
 //! 4. Tablebases: after a capture or pawn move, cut off on the bound the
 //!    tables prove (see [`crate::engine::tablebase`]).
 //! 5. Internal iterative reduction (no hash move: one ply shallower); the
-//!    static evaluation, and whether it improves on two plies ago.
+//!    static evaluation, corrected by the pawn correction history
+//!    ([`history`]), and whether it improves on two plies ago.
 //! 6. Reverse futility pruning.
 //! 7. Null-move pruning, verified by a reduced search from depth 12
 //!    (zugzwang).
@@ -62,8 +63,10 @@
 //!    check extension; late-move reductions from `ln(depth) ln(moves)`,
 //!    adjusted by history; PVS (the first move with the full window, the
 //!    others with a null window and a re-search when they beat alpha).
-//! 10. Mate or stalemate when no move was legal; history updates; the result
-//!     stored in the table.
+//! 10. Mate or stalemate when no move was legal; history updates; the
+//!     pawn correction history learns the error of the raw evaluation (not
+//!     in check, a quiet best move, a bound that says which way it erred);
+//!     the result stored in the table (with the raw evaluation).
 //!
 //! Move ordering ([`movepick`]) is staged: the hash move before anything is
 //! generated, captures and promotions that do not lose material by static

@@ -225,6 +225,12 @@ params! {
     /// The largest malus.
     hist_malus_max: 1600, 400..=4000, step 100;
 
+    // The pawn correction history of the static evaluation.
+    /// The largest correction, in centipawns (an entry holds at most this).
+    corr_max: 64, 16..=160, step 6;
+    /// A search of depth d moves the average by (d + 1) / 256 of the way, up to this many 256ths.
+    corr_weight_max: 16, 4..=64, step 2;
+
     // Move ordering.
     /// A quiet check is ordered first unless it loses more than this by static exchange.
     mp_check_see_margin: 75, 0..=300, step 8;

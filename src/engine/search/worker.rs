@@ -7,7 +7,9 @@ use super::params::Params;
 use super::see::see_ge;
 use super::time::{TimeManager, soft_factor};
 use super::tt::{Bound, TranspositionTable};
-use super::{INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound, tb_score};
+use super::{
+    INFINITE, Iteration, Job, MATE, MATE_BOUND, MAX_PLY, Reporter, ScoreBound, TB_WIN, tb_score,
+};
 use crate::engine::chess::{Move, Position};
 use crate::engine::nnue::{Network, NnueStack};
 use crate::engine::tablebase::{RootRanking, Tablebases, Wdl};
@@ -749,7 +751,14 @@ impl Worker {
                 _ => self.evaluate(pos, ply),
             }
         };
-        let mut eval = raw_eval;
+        // Corrected by the pawn correction history (history.rs); the
+        // table keeps the raw evaluation.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.hist.corrected_eval(pos, raw_eval)
+        };
+        let mut eval = static_eval;
         if let Some(h) = tt
             && !in_check
             && h.score.abs() < MATE_BOUND
@@ -762,11 +771,11 @@ impl Worker {
         {
             eval = h.score;
         }
-        self.evals[ply] = raw_eval;
+        self.evals[ply] = static_eval;
         // Improving: our position got better since our last move, so
         // pruning should be more careful. Near the root there is no earlier
         // evaluation to compare with: assume it is.
-        let improving = !in_check && (ply < 2 || raw_eval > self.evals[ply - 2]);
+        let improving = !in_check && (ply < 2 || static_eval > self.evals[ply - 2]);
         let p = &self.params;
 
         if !PV && !in_check && !root && !singular_search {
@@ -1091,6 +1100,19 @@ impl Worker {
         } else {
             Bound::Upper
         };
+        // What the search found teaches the correction history, when it is
+        // about the position's quiet value: not in check, no capture or
+        // promotion as the best move, no mate or tablebase score, and a
+        // bound that says which way the evaluation was wrong.
+        if !in_check
+            && (best_move.is_null() || (!pos.is_capture(best_move) && best_move.promo().is_none()))
+            && best.abs() < TB_WIN - MAX_PLY as i32
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.hist
+                .update_correction(&self.params, pos, depth, raw_eval, best);
+        }
         self.shared().tt.store(
             key,
             ply,
@@ -1162,10 +1184,15 @@ impl Worker {
 
         // Stand pat: the side to move can usually do at least as well as now.
         let mut best = -INFINITE;
-        let eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             self.evaluate(pos, ply)
+        };
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            self.hist.corrected_eval(pos, raw_eval)
         };
         if !in_check {
             best = eval;
@@ -1214,9 +1241,16 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        self.shared()
-            .tt
-            .store(key, ply, best_move, best, eval.max(-MATE), 0, bound, false);
+        self.shared().tt.store(
+            key,
+            ply,
+            best_move,
+            best,
+            raw_eval.max(-MATE),
+            0,
+            bound,
+            false,
+        );
         best
     }
 }
