@@ -1184,15 +1184,12 @@ impl Worker {
 
         // Stand pat: the side to move can usually do at least as well as now.
         let mut best = -INFINITE;
-        let raw_eval = if in_check {
-            -INFINITE
+        // The table keeps the raw evaluation; stand pat on the corrected one.
+        let (raw_eval, eval) = if in_check {
+            (-INFINITE, -INFINITE)
         } else {
-            self.evaluate(pos, ply)
-        };
-        let eval = if in_check {
-            -INFINITE
-        } else {
-            self.hist.corrected_eval(pos, raw_eval)
+            let raw = self.evaluate(pos, ply);
+            (raw, self.hist.corrected_eval(pos, raw))
         };
         if !in_check {
             best = eval;
