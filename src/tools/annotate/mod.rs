@@ -1,6 +1,6 @@
 //! `forsyth annotate FILE.pgn`: every game of a PGN file analysed, written
 //! again as PGN with the engine's evaluations, mistakes marked and better
-//! lines, or as one JSON object a game (`--json`; schema in README.md).
+//! lines, or as one JSON object a game (`--json`; schema in docs/command-line.md).
 //!
 //! - [`crate::tools::pgn`] reads the games in full, checking every move;
 //! - [`analysis`] searches each position once and judges each move;

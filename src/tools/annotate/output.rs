@@ -1,6 +1,6 @@
 //! What an analysed game becomes: the game itself with evaluations, marks,
 //! better lines and a summary added (written as PGN by `write.rs`), or one
-//! JSON object (schema in README.md).
+//! JSON object (schema in docs/command-line.md).
 
 use super::analysis::{Eval, Judgement, Mark, eval_command, judge, white_score};
 use crate::engine::chess::{Color, Move, Position};

@@ -1,5 +1,5 @@
 //! `forsyth analyse`: one search of one position, its result printed for a
-//! person or, with `--json`, as one JSON object (schema in README.md).
+//! person or, with `--json`, as one JSON object (schema in docs/command-line.md).
 
 use super::args::AnalyseArgs;
 use super::{numbered_san, read_fen, read_move};
@@ -49,7 +49,7 @@ fn wdl_json(score: i32) -> [u32; 3] {
     [w, d, l]
 }
 
-/// One MultiPV line of `analyse --json` (README: One-shot analysis).
+/// One MultiPV line of `analyse --json` (docs/command-line.md, "JSON output").
 #[derive(Serialize)]
 struct LineJson {
     multipv: usize,

@@ -147,7 +147,7 @@ pub struct AnalyseArgs {
     /// Number of best lines to report
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = positive::<usize>())]
     pub multipv: usize,
-    /// Print one JSON object instead of text (schema in README.md)
+    /// Print one JSON object instead of text (schema in docs/command-line.md)
     #[arg(long)]
     pub json: bool,
 }
@@ -199,7 +199,7 @@ pub struct AnnotateArgs {
     /// Write to FILE instead of stdout
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// One JSON object a line, one a game, instead of PGN (schema in README.md)
+    /// One JSON object a line, one a game, instead of PGN (schema in docs/command-line.md)
     #[arg(long)]
     pub json: bool,
     /// Fail if a game is malformed (exit status 2, nothing written)

@@ -264,7 +264,7 @@ impl From<Budget> for LimitJson {
     }
 }
 
-/// One searched position of `epd --json` (README: EPD and scripts).
+/// One searched position of `epd --json` (docs/command-line.md, `forsyth epd`).
 #[derive(Serialize)]
 struct PositionJson {
     line: usize,
