@@ -35,7 +35,7 @@ def check_options(engine):
         "Ponder": ("check", False, None, None),
         "UCI_Chess960": ("check", False, None, None),
         "UCI_LimitStrength": ("check", False, None, None),
-        "UCI_Elo": ("spin", 2200, 1350, 2200),
+        "UCI_Elo": ("spin", 2600, 1350, 2600),
         "UCI_ShowWDL": ("check", False, None, None),
         "Clear Hash": ("button", None, None, None),
         "OwnBook": ("check", False, None, None),

@@ -151,7 +151,7 @@ fn the_options_are_listed_with_their_true_range() {
     );
     assert_eq!(
         lines[at("UCI_Elo")],
-        "option name UCI_Elo type spin default 2200 min 1350 max 2200"
+        "option name UCI_Elo type spin default 2600 min 1350 max 2600"
     );
     // Stockfish's order: UCI_Chess960, UCI_LimitStrength, UCI_Elo, UCI_ShowWDL.
     assert_eq!(at("UCI_LimitStrength"), at("UCI_Chess960") + 1);
@@ -183,11 +183,11 @@ fn out_of_range_values_are_refused_and_the_old_value_kept() {
     };
     let mut e = limited(1350);
     for (value, error) in [
-        ("1349", "needs an integer from 1350 to 2200, got '1349'"),
-        ("2201", "needs an integer from 1350 to 2200, got '2201'"),
-        ("99999", "needs an integer from 1350 to 2200, got '99999'"),
-        ("abc", "needs an integer from 1350 to 2200, got 'abc'"),
-        ("-1", "needs an integer from 1350 to 2200, got '-1'"),
+        ("1349", "needs an integer from 1350 to 2600, got '1349'"),
+        ("2601", "needs an integer from 1350 to 2600, got '2601'"),
+        ("99999", "needs an integer from 1350 to 2600, got '99999'"),
+        ("abc", "needs an integer from 1350 to 2600, got 'abc'"),
+        ("-1", "needs an integer from 1350 to 2600, got '-1'"),
     ] {
         let lines = e.replies(&[&format!("setoption name UCI_Elo value {value}")]);
         assert_eq!(

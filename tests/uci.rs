@@ -92,7 +92,7 @@ fn handshake_lists_every_option() {
         "option name Move Overhead type spin default 20 min 0 max 5000".to_owned(),
         "option name UCI_Chess960 type check default false".to_owned(),
         "option name UCI_LimitStrength type check default false".to_owned(),
-        "option name UCI_Elo type spin default 2200 min 1350 max 2200".to_owned(),
+        "option name UCI_Elo type spin default 2600 min 1350 max 2600".to_owned(),
         "option name UCI_ShowWDL type check default false".to_owned(),
         "option name OwnBook type check default false".to_owned(),
         "option name BookFile type string default <empty>".to_owned(),

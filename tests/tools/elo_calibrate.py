@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """elo_calibrate.py - calibrate Forsyth's UCI_Elo against Stockfish's (issue 31).
 
-For each level L (default 1400 1800 2200), plays ``--games`` games (default
+For each level L (default 1400 1800 2200 2400 2600), plays ``--games`` games (default
 100) of Forsyth with ``UCI_LimitStrength=true UCI_Elo=L`` against Stockfish
 (default ``/usr/games/stockfish``, 15.1) with the same two options, with
 ``../shared/tools/match.py``: 10 s + 0.1 s, Threads 1, Hash 16, OwnBook
@@ -12,7 +12,7 @@ pentanomial figure), whether the score is within 40-60%, and the games
 lost by a forfeit, an illegal move or a crash (by either side; a
 calibration counts only without any).
 
-    python3 tests/tools/elo_calibrate.py [--levels 1400 1800 2200]
+    python3 tests/tools/elo_calibrate.py [--levels 1400 1800 2200 2400 2600]
         [--games 100] [--tc 10+0.1] [--concurrency 1] [--engine PATH]
         [--stockfish PATH] [--openings FILE] [--random-seed N] [--out DIR]
 
@@ -44,8 +44,8 @@ LOW, HIGH = 0.40, 0.60
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description="Calibrate UCI_Elo against Stockfish's, by games.")
-    p.add_argument("--levels", type=int, nargs="+", default=[1400, 1800, 2200],
-                   help="UCI_Elo settings to play (default 1400 1800 2200)")
+    p.add_argument("--levels", type=int, nargs="+", default=[1400, 1800, 2200, 2400, 2600],
+                   help="UCI_Elo settings to play (default 1400 1800 2200 2400 2600)")
     p.add_argument("--games", type=int, default=100, help="games per level (default 100)")
     p.add_argument("--tc", default="10+0.1", help="time control BASE+INC in seconds (default 10+0.1)")
     p.add_argument("--concurrency", type=int, default=1, help="games at a time (default 1)")

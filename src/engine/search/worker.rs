@@ -373,9 +373,7 @@ impl Worker {
             .multipv
             .clamp(1, self.root_moves.len());
         let multipv = match strength {
-            Some(_) => reported
-                .max(super::strength::LINES)
-                .min(self.root_moves.len()),
+            Some(s) => reported.max(s.lines()).min(self.root_moves.len()),
             None => reported,
         };
         // Clamped as u32: `go depth 4294967295` is the deepest search, not
