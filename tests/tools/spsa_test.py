@@ -120,7 +120,7 @@ def main():
         # The report and the landing: the rounded theta written into a copy
         # of params.rs, every other line of it unchanged.
         rs = tmp / "params.rs"
-        original = (REPO / "src" / "search" / "params.rs").read_text(encoding="utf-8")
+        original = (REPO / "src" / "engine" / "search" / "params.rs").read_text(encoding="utf-8")
         rs.write_text(original, encoding="utf-8")
         report = run([sys.executable, str(DRIVER), "--state", str(whole), "--report",
                       "--write-params", str(rs)])
