@@ -447,7 +447,10 @@ def main(argv: Optional[list[str]] = None) -> int:
                 parser.error(f"--{flag} {given}: the state in {state_path} has {state[key]}")
         if (args.tc or args.nodes) and limit_args(args) != state["limit"]:
             parser.error(f"{' '.join(limit_args(args))}: the state has {' '.join(state['limit'])}")
-        print(f"resuming {state_path} at iteration {state['iteration'] + 1} of {state['iterations']}", flush=True)
+        if state["iteration"] >= state["iterations"]:
+            print(f"{state_path}: the tune has finished its {state['iterations']} iterations", flush=True)
+        else:
+            print(f"resuming {state_path} at iteration {state['iteration'] + 1} of {state['iterations']}", flush=True)
     else:
         if not args.iterations or args.iterations < 1:
             parser.error("a new tune needs --iterations N")
