@@ -21,8 +21,13 @@ OpenBench's, per parameter:
 so that the perturbation ends at c_end and the last steps move a parameter
 by about r_end * c_end per game won.
 
-The state (theta, the iteration, the seed, the totals and every pair's
-result) is written atomically to --state after every pair: a killed run
+The constants not tuned are held at the values the tuning build had when
+the tune began (the state's "held"), and sent to both sides like the tuned
+ones: the tune is the same whichever tuning build resumes it, so one that
+started from another tune's theta resumes from a plain `make tune-build`.
+
+The state (theta, the held values, the iteration, the seed, the totals and
+every pair's result) is written atomically to --state after every pair: a killed run
 started again with the same --state goes on from the last pair finished.
 The coin flips, the random rounding and the opening of iteration k come from
 a generator seeded with (seed, k), so nothing else need be saved, and at a
@@ -174,6 +179,7 @@ def new_state(args: argparse.Namespace, table: list[dict]) -> dict:
             sys.exit(f"spsa.py: --params: no constant matches {', '.join(unknown)}")
     params = [{"name": p["name"], "start": p["default"], "min": p["min"], "max": p["max"],
                "c_end": float(p["step"]), "r_end": args.r_end} for p in chosen]
+    tuned = {p["name"] for p in chosen}
     return {
         "version": STATE_VERSION,
         "iterations": args.iterations,
@@ -182,6 +188,8 @@ def new_state(args: argparse.Namespace, table: list[dict]) -> dict:
         "openings": args.openings,
         "params": params,
         "theta": {p["name"]: float(p["start"]) for p in params},
+        # The others, as the engine had them: sent with every game.
+        "held": {p["name"]: p["default"] for p in table if p["name"] not in tuned},
         "iteration": 0,
         "games": 0,
         "wins": 0, "draws": 0, "losses": 0,      # theta + delta's
@@ -229,6 +237,8 @@ class Runner:
             argv += ["--resign-score", str(a.resign_score)]
         if a.draw_score is not None:
             argv += ["--draw-score", str(a.draw_score)]
+        for name, value in self.state.get("held", {}).items():
+            argv += ["--option", f"*:{name}={value}"]
         for who in ("plus", "minus"):
             for name, value in side[who].items():
                 argv += ["--option", f"{who}:{name}={value}"]
@@ -338,6 +348,7 @@ async def preflight(mm, cmd: list[str], state: dict) -> None:
         await engine.start()
         options = engine.protocol.options
         missing = [p["name"] for p in state["params"] if p["name"] not in options]
+        missing += [name for name in state.get("held", {}) if name not in options]
         if missing:
             sys.exit(f"spsa.py: the engine has no option {', '.join(missing)}")
         for p in state["params"]:
@@ -362,23 +373,35 @@ def report(state: dict) -> str:
         t = state["theta"][p["name"]]
         lines.append(f"{p['name']:<24} {p['start']:>7} {t:>9.2f} {round(t):>7} {p['min']:>6} "
                      f"{p['max']:>6} {(t - p['start']) / p['c_end']:>+6.1f}")
+    held = state.get("held", {})
+    if held:
+        lines.append("")
+        lines.append("held, not tuned: " + ", ".join(f"{n} {v}" for n, v in held.items()))
     lines.append("")
     lines.append("src/engine/search/params.rs defaults (name: default, then the range and step as they are):")
-    for p in state["params"]:
-        lines.append(f"    {p['name']}: {round(state['theta'][p['name']])},")
+    for name, value in landing(state).items():
+        lines.append(f"    {name}: {value},")
     return "\n".join(lines)
 
 
+def landing(state: dict) -> dict:
+    """The defaults that give the engine the tune's theta: the rounded theta
+    and the held values."""
+    values = {p["name"]: round(state["theta"][p["name"]]) for p in state["params"]}
+    values.update(state.get("held", {}))
+    return values
+
+
 def write_params(path: Path, state: dict) -> int:
-    """Puts the rounded theta into the table's defaults in params.rs."""
+    """Puts the rounded theta and the held values into the table's defaults
+    in params.rs."""
     text = path.read_text(encoding="utf-8")
     changed = 0
-    for p in state["params"]:
-        value = round(state["theta"][p["name"]])
-        pattern = re.compile(rf"^(\s*{re.escape(p['name'])}:\s*)-?\d+(\s*,)", re.M)
+    for name, value in landing(state).items():
+        pattern = re.compile(rf"^(\s*{re.escape(name)}:\s*)-?\d+(\s*,)", re.M)
         text, n = pattern.subn(lambda m: f"{m[1]}{value}{m[2]}", text)
         if n != 1:
-            sys.exit(f"spsa.py: {path}: found {n} entries for {p['name']}")
+            sys.exit(f"spsa.py: {path}: found {n} entries for {name}")
         changed += 1
     path.write_text(text, encoding="utf-8")
     return changed
@@ -411,7 +434,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--match", default=str(DEFAULT_MATCH), help=f"match.py (default {DEFAULT_MATCH})")
     p.add_argument("--report", action="store_true", help="print the state's theta and exit")
     p.add_argument("--write-params", metavar="PARAMS_RS",
-                   help="with --report: put the rounded theta into the defaults of this params.rs")
+                   help="with --report: put the rounded theta and the held values into the "
+                        "defaults of this params.rs")
     return p
 
 
@@ -458,8 +482,9 @@ def main(argv: Optional[list[str]] = None) -> int:
             parser.error("a new tune needs --tc or --nodes")
         state = new_state(args, engine_table(cmd))
         save_state(state_path, state)
-        print(f"new tune in {state_path}: {len(state['params'])} constants, "
-              f"{state['iterations']} iterations, seed {state['seed']}", flush=True)
+        print(f"new tune in {state_path}: {len(state['params'])} constants "
+              f"({len(state['held'])} held), {state['iterations']} iterations, seed {state['seed']}",
+              flush=True)
     if args.concurrency < 1 or (args.stop_after is not None and args.stop_after < 0):
         parser.error("--concurrency must be at least 1 and --stop-after at least 0")
 

@@ -45,6 +45,22 @@ for line in sys.stdin:
 """
 
 
+# Forsyth behind a relay that appends every line it is sent to a log.
+RECORDING = """#!{python}
+import subprocess, sys
+if sys.argv[1:]:
+    sys.exit(subprocess.call([{engine!r}] + sys.argv[1:]))
+child = subprocess.Popen([{engine!r}], stdin=subprocess.PIPE, stdout=sys.stdout, text=True, bufsize=1)
+with open({log!r}, "a") as log:
+    for line in sys.stdin:
+        log.write(line)
+        log.flush()
+        child.stdin.write(line)
+        child.stdin.flush()
+child.wait()
+"""
+
+
 def driver(engine, match, state, *extra):
     return [sys.executable, str(DRIVER), "--engine", engine, "--match", match, "--state", str(state),
             "--nodes", "200", "--iterations", str(ITERATIONS), "--seed", "7",
@@ -132,6 +148,46 @@ def main():
         assert got == expect, (got, expect)
         assert len(original.splitlines()) == len(written.splitlines())
         print(f"--write-params: {len(changed)} defaults changed, as theta rounds")
+
+        # A tune of some constants holds the others at the engine's defaults
+        # and sends them to both sides with every game: the held values are
+        # the state's, whichever build resumes it, and --write-params writes
+        # them back with theta.
+        table = {p["name"]: p for p in json.loads(run([engine, "spsa-params"]))}
+        subset = tmp / "subset.json"
+        run(driver(engine, match, subset, "--params", "lmr_*", "--stop-after", "0"))
+        state = load(subset)
+        tuned = {p["name"] for p in state["params"]}
+        assert tuned == {n for n in table if n.startswith("lmr_")}, tuned
+        assert state["held"] == {n: p["default"] for n, p in table.items() if n not in tuned}
+        spec = table["rfp_margin"]
+        held = spec["default"] + 7 if spec["default"] + 7 <= spec["max"] else spec["default"] - 7
+        state["held"]["rfp_margin"] = held
+        subset.write_text(json.dumps(state), encoding="utf-8")
+        log = tmp / "sent.log"
+        wrapper = tmp / "recording.py"
+        wrapper.write_text(RECORDING.format(python=sys.executable, engine=engine, log=str(log)),
+                           encoding="utf-8")
+        wrapper.chmod(0o755)
+        run(driver(str(wrapper), match, subset, "--stop-after", "1"))
+        sent = log.read_text(encoding="utf-8").splitlines()
+        games = sum(line.startswith("ucinewgame") for line in sent)
+        assert games >= 2, sent
+        assert sent.count(f"setoption name rfp_margin value {held}") >= 2, sent
+        assert not any(line.startswith("setoption name rfp_margin value ") and
+                       not line.endswith(f" {held}") for line in sent), sent
+        state = load(subset)
+        assert state["iteration"] == 1 and state["held"]["rfp_margin"] == held
+        rs.write_text(original, encoding="utf-8")
+        run([sys.executable, str(DRIVER), "--state", str(subset), "--report", "--write-params", str(rs)])
+        written = rs.read_text(encoding="utf-8")
+        changed = {a.split(":")[0].strip()
+                   for a, b in zip(original.splitlines(), written.splitlines()) if a != b}
+        expect = {"rfp_margin"} | {p["name"] for p in state["params"]
+                                   if round(state["theta"][p["name"]]) != p["start"]}
+        assert changed == expect, (changed, expect)
+        assert f"rfp_margin: {held}," in written
+        print(f"--params lmr_*: {len(state['held'])} constants held and sent, written back with theta")
 
         # An engine that dies at its fifth `go`: the run stops (status 3)
         # with the pair's games saved, and the pair is not counted.
