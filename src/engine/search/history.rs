@@ -252,7 +252,13 @@ mod tests {
 
     #[test]
     fn the_correction_history_learns_each_pawn_structure() {
-        let p = Params::default();
+        // Its own bounds, so that a tune of the defaults doesn't move the
+        // figures below.
+        let p = Params {
+            corr_max: 64,
+            corr_weight_max: 16,
+            ..Params::default()
+        };
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
         let (white, _) = Position::from_fen(&format!("{start} w KQkq - 0 1")).unwrap();
         let (black, _) = Position::from_fen(&format!("{start} b KQkq - 0 1")).unwrap();

@@ -140,20 +140,20 @@ pub fn spec(name: &str) -> Option<&'static ParamSpec> {
 params! {
     // Reverse futility pruning (step 6 of the search).
     /// A node whose static evaluation beats beta by rfp_margin per ply is assumed to fail high, up to this depth.
-    rfp_max_depth: 8, 2..=14, step 0.5;
+    rfp_max_depth: 6, 2..=14, step 0.5;
     /// The margin per ply (one ply less when improving) by which the evaluation must beat beta.
-    rfp_margin: 80, 20..=200, step 8;
+    rfp_margin: 76, 20..=200, step 8;
 
     // Null-move pruning (step 7): pass; if we still beat beta the node is
     // almost surely a cut node.
     /// The shallowest depth at which a null move is tried.
-    nmp_min_depth: 3, 1..=8, step 0.5;
+    nmp_min_depth: 4, 1..=8, step 0.5;
     /// The null move's reduction: this many plies, plus depth / nmp_depth_divisor, plus the eval term.
     nmp_base: 3, 1..=6, step 0.5;
     /// One more ply of reduction per this many plies of depth.
     nmp_depth_divisor: 3, 1..=8, step 0.5;
     /// One more ply of reduction per this many centipawns of evaluation above beta...
-    nmp_eval_divisor: 200, 50..=500, step 20;
+    nmp_eval_divisor: 186, 50..=500, step 20;
     /// ...but at most this many (far above beta, a shallow search is as good).
     nmp_eval_max: 3, 0..=6, step 0.5;
     /// From this depth on a null-move cutoff is verified by a search without null moves (zugzwang).
@@ -167,75 +167,75 @@ params! {
     /// The shallowest depth at which the hash move is tested for being singular.
     se_min_depth: 8, 4..=14, step 0.5;
     /// The hash entry may be this many plies shallower than the node and still be trusted.
-    se_tt_depth_margin: 3, 1..=6, step 0.5;
+    se_tt_depth_margin: 2, 1..=6, step 0.5;
     /// The other moves must fail below the hash score minus this much per ply.
     se_margin: 2, 1..=6, step 0.5;
     /// Two plies of extension when they fail below that by this much more...
-    se_double_margin: 20, 0..=60, step 3;
+    se_double_margin: 15, 0..=60, step 3;
     /// ...at most this many times on a path (the search must still end).
-    se_max_doubles: 6, 0..=16, step 0.5;
+    se_max_doubles: 7, 0..=16, step 0.5;
 
     // Pruning in the move loop (step 9).
     /// Moves that lose material by static exchange are pruned up to this depth.
-    see_max_depth: 8, 1..=16, step 0.5;
+    see_max_depth: 9, 1..=16, step 0.5;
     /// A quiet move that loses more than this per ply by static exchange is skipped.
-    see_quiet_margin: 60, 0..=200, step 6;
+    see_quiet_margin: 63, 0..=200, step 6;
     /// A capture that loses more than this per ply squared by static exchange is skipped.
-    see_noisy_margin: 25, 0..=100, step 3;
+    see_noisy_margin: 26, 0..=100, step 3;
     /// Late-move pruning: quiet moves after (lmp_base + depth^2) / (2 - improving) are skipped, up to this depth.
     lmp_max_depth: 8, 1..=16, step 0.5;
     /// The quiet moves always searched at depth 0 of late-move pruning.
     lmp_base: 3, 0..=12, step 0.5;
     /// Futility: a quiet move that cannot lift the evaluation above alpha by fp_base + fp_margin * depth is skipped, up to this depth.
-    fp_max_depth: 8, 1..=16, step 0.5;
+    fp_max_depth: 7, 1..=16, step 0.5;
     /// The futility margin at depth 0.
-    fp_base: 80, 0..=250, step 10;
+    fp_base: 89, 0..=250, step 10;
     /// The futility margin per ply.
-    fp_margin: 90, 20..=250, step 8;
+    fp_margin: 81, 20..=250, step 8;
 
     // Late-move reductions (step 9): ln(depth) ln(move number) / divisor + base.
     /// The shallowest depth at which late moves are reduced (at least 2: the reduction stays below the new depth).
     lmr_min_depth: 3, 2..=6, step 0.5;
     /// The reduction of every late move, in hundredths of a ply.
-    lmr_base: 75, 0..=200, step 8;
+    lmr_base: 79, 0..=200, step 8;
     /// The divisor of ln(depth) ln(moves), in hundredths: a larger one reduces less.
-    lmr_divisor: 225, 100..=400, step 15;
+    lmr_divisor: 234, 100..=400, step 15;
     /// One ply less of reduction per this much history score of a quiet move.
-    lmr_history_divisor: 8192, 1024..=32768, step 512;
+    lmr_history_divisor: 8549, 1024..=32768, step 512;
 
     // Aspiration windows (iterative deepening).
     /// The first iteration searched in a window around the last score.
     asp_min_depth: 4, 1..=10, step 0.5;
     /// The window's first half-width.
-    asp_delta: 25, 5..=100, step 3;
+    asp_delta: 19, 5..=100, step 3;
     /// After each failure the half-width grows by this percentage (at least 25, so that it grows).
-    asp_widen_pct: 50, 25..=200, step 5;
+    asp_widen_pct: 43, 25..=200, step 5;
 
     // History updates after a cutoff: min(quad * depth^2 + lin * depth, max).
     /// The bonus of the move that cut off, per ply squared.
-    hist_bonus_quad: 16, 0..=64, step 2;
+    hist_bonus_quad: 18, 0..=64, step 2;
     /// The bonus per ply.
     hist_bonus_lin: 32, 0..=128, step 4;
     /// The largest bonus (the histories are bounded by 16384).
-    hist_bonus_max: 1600, 400..=4000, step 100;
+    hist_bonus_max: 1478, 400..=4000, step 100;
     /// The malus of the moves tried before it, per ply squared.
-    hist_malus_quad: 16, 0..=64, step 2;
+    hist_malus_quad: 23, 0..=64, step 2;
     /// The malus per ply.
-    hist_malus_lin: 32, 0..=128, step 4;
+    hist_malus_lin: 44, 0..=128, step 4;
     /// The largest malus.
-    hist_malus_max: 1600, 400..=4000, step 100;
+    hist_malus_max: 1465, 400..=4000, step 100;
 
     // The pawn correction history of the static evaluation.
     /// The largest correction, in centipawns (an entry holds at most this).
-    corr_max: 64, 16..=160, step 6;
+    corr_max: 60, 16..=160, step 6;
     /// A search of depth d moves the average by (d + 1) / 256 of the way, up to this many 256ths.
-    corr_weight_max: 16, 4..=64, step 2;
+    corr_weight_max: 13, 4..=64, step 2;
 
     // Move ordering.
     /// A quiet check is ordered first unless it loses more than this by static exchange.
-    mp_check_see_margin: 75, 0..=300, step 8;
+    mp_check_see_margin: 76, 0..=300, step 8;
     /// Captures: capture history divided by this is added to 16 times the victim's value.
-    mp_noisy_hist_divisor: 16, 4..=64, step 1;
+    mp_noisy_hist_divisor: 15, 4..=64, step 1;
 
     // The time manager: base = left / moves_to_go + inc_pct% of the increment.
     /// Moves assumed to be left in a sudden-death game.
