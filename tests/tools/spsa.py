@@ -237,7 +237,7 @@ class Runner:
             argv += ["--resign-score", str(a.resign_score)]
         if a.draw_score is not None:
             argv += ["--draw-score", str(a.draw_score)]
-        for name, value in self.state.get("held", {}).items():
+        for name, value in held(self.state).items():
             argv += ["--option", f"*:{name}={value}"]
         for who in ("plus", "minus"):
             for name, value in side[who].items():
@@ -348,7 +348,7 @@ async def preflight(mm, cmd: list[str], state: dict) -> None:
         await engine.start()
         options = engine.protocol.options
         missing = [p["name"] for p in state["params"] if p["name"] not in options]
-        missing += [name for name in state.get("held", {}) if name not in options]
+        missing += [name for name in held(state) if name not in options]
         if missing:
             sys.exit(f"spsa.py: the engine has no option {', '.join(missing)}")
         for p in state["params"]:
@@ -373,10 +373,9 @@ def report(state: dict) -> str:
         t = state["theta"][p["name"]]
         lines.append(f"{p['name']:<24} {p['start']:>7} {t:>9.2f} {round(t):>7} {p['min']:>6} "
                      f"{p['max']:>6} {(t - p['start']) / p['c_end']:>+6.1f}")
-    held = state.get("held", {})
-    if held:
+    if held(state):
         lines.append("")
-        lines.append("held, not tuned: " + ", ".join(f"{n} {v}" for n, v in held.items()))
+        lines.append("held, not tuned: " + ", ".join(f"{n} {v}" for n, v in held(state).items()))
     lines.append("")
     lines.append("src/engine/search/params.rs defaults (name: default, then the range and step as they are):")
     for name, value in landing(state).items():
@@ -384,11 +383,16 @@ def report(state: dict) -> str:
     return "\n".join(lines)
 
 
+def held(state: dict) -> dict:
+    """The constants the tune holds (none in a state made before "held")."""
+    return state.get("held", {})
+
+
 def landing(state: dict) -> dict:
     """The defaults that give the engine the tune's theta: the rounded theta
     and the held values."""
     values = {p["name"]: round(state["theta"][p["name"]]) for p in state["params"]}
-    values.update(state.get("held", {}))
+    values.update(held(state))
     return values
 
 
