@@ -9,19 +9,28 @@
 //! a lane sums at most HIDDEN / 8 products of at most 255 * 255 * 127.
 
 use super::{Accumulator, HIDDEN, Network, QA, QB, SCALE};
-use crate::engine::chess::Color;
+use crate::engine::chess::{Color, Position};
 
 const _: () = assert!(HIDDEN.is_multiple_of(32) && HIDDEN <= 1024);
 
 impl Network {
-    /// The evaluation in centipawns for `side_to_move`.
+    /// The evaluation in centipawns of `pos`, whose accumulator is `acc`,
+    /// for its side to move, with the output bucket of its piece count.
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        let us = &acc.v[side_to_move.index()];
-        let them = &acc.v[side_to_move.flip().index()];
-        let (w_us, w_them) = self.out_weights.split_at(HIDDEN);
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let bucket = self.bucket(pos.occupied().count());
+        self.evaluate_bucket(acc, pos.side_to_move(), bucket)
+    }
+
+    /// The evaluation for `stm` from `acc` with output bucket `bucket`.
+    #[inline(always)]
+    pub fn evaluate_bucket(&self, acc: &Accumulator, stm: Color, bucket: usize) -> i32 {
+        let us = &acc.v[stm.index()];
+        let them = &acc.v[stm.flip().index()];
+        let weights = &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+        let (w_us, w_them) = weights.split_at(HIDDEN);
         let sum = screlu_dot(us, w_us) + screlu_dot(them, w_them);
-        output(sum, self.out_bias)
+        output(sum, self.out_bias[bucket])
     }
 }
 

@@ -103,7 +103,17 @@ pub fn set_active(net: Arc<Network>) {
 pub fn evaluate(pos: &Position) -> i32 {
     let net = active();
     let acc = Accumulator::refresh(&net, pos);
-    net.evaluate(&acc, pos.side_to_move())
+    net.evaluate(&acc, pos)
+}
+
+/// The evaluation (side to move's) of `pos` with the piece on `sq` taken
+/// off: its accumulator without that piece, and the output bucket of one
+/// piece fewer.
+fn without_piece(net: &Network, pos: &Position, sq: Square) -> i32 {
+    let acc = Accumulator::refresh_without(net, pos, sq);
+    let stm = pos.side_to_move();
+    let bucket = net.bucket(pos.occupied().count() - 1);
+    net.evaluate_bucket(&acc, stm, bucket)
 }
 
 #[cfg(test)]
@@ -117,7 +127,7 @@ pub fn trace(pos: &Position) -> String {
     let net = active();
     let stm = pos.side_to_move();
     let white = |cp: i32| if stm == Color::White { cp } else { -cp };
-    let full = net.evaluate(&Accumulator::refresh(&net, pos), stm);
+    let full = net.evaluate(&Accumulator::refresh(&net, pos), pos);
     let pawns = |cp: i32| format!("{:+.2}", f64::from(cp) / 100.0);
     let mut out = String::from(
         "NNUE piece values (White's side, pawns; the evaluation minus the evaluation without the piece):\n",
@@ -135,8 +145,7 @@ pub fn trace(pos: &Position) -> String {
                     if p.kind() == crate::engine::chess::PieceType::King {
                         values.push_str("       |");
                     } else {
-                        let without =
-                            net.evaluate(&Accumulator::refresh_without(&net, pos, sq), stm);
+                        let without = without_piece(&net, pos, sq);
                         values.push_str(&format!("{:^7}|", pawns(white(full - without))));
                     }
                 }
@@ -150,7 +159,8 @@ pub fn trace(pos: &Position) -> String {
     }
     out.push_str("     a       b       c       d       e       f       g       h\n\n");
     out.push_str(&format!(
-        "Network {INPUTS}->{HIDDEN}x2->1, {:016x}\n",
+        "Network {}, {:016x}\n",
+        net.describe(),
         net.hash()
     ));
     out.push_str(&format!(

@@ -2,34 +2,58 @@
 //!
 //! ```text
 //!  byte  0 ..  8  magic "FSYTHNET"
-//!  byte  8 .. 12  format version, u32 (1)
+//!  byte  8 .. 12  format version, u32 (2; version 1 is read too)
 //!  byte 12 .. 16  inputs per perspective, u32 (768)
 //!  byte 16 .. 20  hidden neurons per perspective, u32
-//!  byte 20 .. 24  output buckets, u32 (1)
+//!  byte 20 .. 24  output buckets, u32 (1 to 16)
 //!  byte 24 .. 28  QA, u32      byte 28 .. 32  QB, u32
-//!  byte 32 .. 36  SCALE, u32   byte 36 .. 40  reserved, 0
+//!  byte 32 .. 36  SCALE, u32
+//!  byte 36 .. 40  flags, u32: bit 0 horizontal mirroring; the others 0
 //!  byte 40 .. 48  payload length in bytes, u64
 //!  byte 48 .. 56  FNV-1a 64 hash of the payload
 //!  byte 56 .. 64  reserved, 0
 //!  payload        feature weights i16 [inputs][hidden], feature biases i16
-//!                 [hidden], output weights i16 [2 * hidden] (side to move's
-//!                 half first), output bias i32
+//!                 [hidden], output weights i16 [buckets][2 * hidden] (in
+//!                 each bucket the side to move's half first), output
+//!                 biases i32 [buckets]
 //! ```
 //!
-//! All numbers little endian. A file is accepted only if every header field
-//! matches this engine's architecture, the payload has the announced length
-//! and hash, the output weights fit the SIMD bound and no accumulator can
-//! overflow: random bytes or another engine's network are refused with a
-//! reason, never half loaded.
+//! All numbers little endian. Version 1 is the same layout from before
+//! buckets and mirroring could be chosen: its bucket count is 1 and its
+//! flags field (then reserved) is 0, so its files read unchanged.
+//!
+//! **Output buckets.** The output layer has one set of weights and a bias
+//! per bucket, and a position uses the bucket of its number of pieces
+//! (kings included): `(pieces - 2) / ceil(32 / buckets)`, so 8 buckets
+//! take 2-5 pieces, 6-9, ..., 30-32.
+//!
+//! **Horizontal mirroring.** With the flag set, each perspective reads the
+//! board with files a-h turned round whenever its own king stands on
+//! files e-h, so its king is always on files a-d; the accumulator of that
+//! perspective is rebuilt when its king crosses between files d and e.
+//!
+//! A file is accepted only if every header field matches this engine's
+//! architecture, the payload has the announced length and hash, the
+//! output weights fit the SIMD bound and no accumulator can overflow:
+//! random bytes or another engine's network are refused with a reason,
+//! never half loaded.
 
 use super::{HIDDEN, INPUTS, QA, QB, SCALE};
 use std::fmt;
 
 pub const MAGIC: &[u8; 8] = b"FSYTHNET";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 pub const HEADER_BYTES: usize = 64;
-/// Bytes of the payload for this architecture.
-pub const PAYLOAD_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 16;
+/// The flag of horizontal mirroring in the header's flags field.
+pub const FLAG_MIRRORED: u32 = 1;
+
+/// Bytes of the payload of a network with `hidden` neurons and `buckets`
+/// output buckets.
+pub const fn payload_bytes(hidden: usize, buckets: usize) -> usize {
+    2 * (INPUTS * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
+}
 /// The largest output weight, so that `v * w` with `v <= QA` fits in i16.
 pub const MAX_OUTPUT_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 
@@ -39,9 +63,15 @@ pub struct Network {
     /// Row `f` (HIDDEN values) is what feature `f` adds to an accumulator.
     pub(crate) ft_weights: Box<[i16]>,
     pub(crate) ft_bias: Box<[i16]>,
-    /// The side to move's HIDDEN weights, then the other side's.
+    /// For each bucket, the side to move's HIDDEN weights, then the other
+    /// side's.
     pub(crate) out_weights: Box<[i16]>,
-    pub(crate) out_bias: i32,
+    /// One per bucket.
+    pub(crate) out_bias: Box<[i32]>,
+    /// Whether each perspective is mirrored when its king is on files e-h.
+    pub(crate) mirrored: bool,
+    /// Pieces per bucket: `ceil(32 / buckets)`.
+    bucket_span: u32,
     hash: u64,
 }
 
@@ -59,6 +89,8 @@ pub enum NetworkError {
     Checksum(u64, u64),
     /// A reserved header field is not zero.
     Reserved,
+    /// Flags this engine does not know.
+    Flags(u32),
     /// An output weight beyond ±MAX_OUTPUT_WEIGHT: (index, value).
     OutputWeight(usize, i16),
     /// A neuron whose accumulator could overflow i16.
@@ -92,6 +124,10 @@ impl fmt::Display for NetworkError {
                 "the weights are damaged (hash {found:016x}, header says {expected:016x})"
             ),
             NetworkError::Reserved => f.write_str("a reserved header field is not zero"),
+            NetworkError::Flags(bits) => write!(
+                f,
+                "the network has flags {bits:#x}, this engine knows only {FLAG_MIRRORED:#x} (mirroring)"
+            ),
             NetworkError::OutputWeight(i, w) => {
                 write!(f, "output weight {i} is {w}, beyond ±{MAX_OUTPUT_WEIGHT}")
             }
@@ -140,29 +176,76 @@ impl Network {
             vec![0; INPUTS * HIDDEN],
             vec![0; HIDDEN],
             vec![0; 2 * HIDDEN],
-            0,
+            vec![0],
+            false,
         )
     }
 
-    /// Builds a network from quantised weights (the trainer's output).
-    /// The slices must have this architecture's lengths.
+    /// Builds a network from quantised weights (the trainer's output):
+    /// as many buckets as `out_bias` has values. The slices must have
+    /// this architecture's lengths, and 1 to [`MAX_BUCKETS`] buckets.
     pub fn from_parts(
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
+        mirrored: bool,
     ) -> Network {
+        let buckets = out_bias.len();
+        assert!((1..=MAX_BUCKETS).contains(&buckets));
         assert_eq!(ft_weights.len(), INPUTS * HIDDEN);
         assert_eq!(ft_bias.len(), HIDDEN);
-        assert_eq!(out_weights.len(), 2 * HIDDEN);
-        let hash = fnv1a(&payload(&ft_weights, &ft_bias, &out_weights, out_bias));
+        assert_eq!(out_weights.len(), buckets * 2 * HIDDEN);
+        let hash = fnv1a(&payload(&ft_weights, &ft_bias, &out_weights, &out_bias));
         Network {
             ft_weights: ft_weights.into_boxed_slice(),
             ft_bias: ft_bias.into_boxed_slice(),
             out_weights: out_weights.into_boxed_slice(),
-            out_bias,
+            out_bias: out_bias.into_boxed_slice(),
+            mirrored,
+            bucket_span: bucket_span(buckets),
             hash,
         }
+    }
+
+    /// Output buckets.
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
+    /// Whether the network mirrors a perspective whose king is on files e-h.
+    pub fn mirrored(&self) -> bool {
+        self.mirrored
+    }
+
+    /// The output bucket of a position with `pieces` pieces (kings included).
+    #[inline(always)]
+    pub fn bucket(&self, pieces: u32) -> usize {
+        (pieces.saturating_sub(2) / self.bucket_span) as usize
+    }
+
+    /// What a perspective's feature indices are XORed with when its king
+    /// stands on `king` (that perspective's own king): 7 turns the files
+    /// round, 0 leaves them.
+    #[inline(always)]
+    pub fn flip(&self, king: crate::engine::chess::Square) -> usize {
+        if self.mirrored && king.index() & 7 >= 4 {
+            7
+        } else {
+            0
+        }
+    }
+
+    /// A short description: `768->256x2->1`, with the buckets and mirroring.
+    pub fn describe(&self) -> String {
+        let mut s = format!("{INPUTS}->{HIDDEN}x2->1");
+        if self.buckets() > 1 {
+            s.push_str(&format!(", {} output buckets", self.buckets()));
+        }
+        if self.mirrored {
+            s.push_str(", mirrored");
+        }
+        s
     }
 
     /// The hash of the weights, which names the network.
@@ -177,7 +260,8 @@ impl Network {
             &self.ft_weights,
             &self.ft_bias,
             &self.out_weights,
-            self.out_bias,
+            &self.out_bias,
+            self.mirrored,
         )
     }
 
@@ -190,13 +274,20 @@ impl Network {
             return Err(NetworkError::BadMagic);
         }
         let version = u32_at(bytes, 8);
-        if version != VERSION {
+        if version != VERSION && version != 1 {
             return Err(NetworkError::Version(version));
         }
-        let fields: [(&'static str, usize, u32); 6] = [
+        let buckets = u32_at(bytes, 20) as usize;
+        if !(1..=MAX_BUCKETS).contains(&buckets) || (version == 1 && buckets != 1) {
+            return Err(NetworkError::Architecture(
+                "output buckets",
+                buckets as u64,
+                if version == 1 { 1 } else { MAX_BUCKETS as u64 },
+            ));
+        }
+        let fields: [(&'static str, usize, u32); 5] = [
             ("inputs", 12, INPUTS as u32),
             ("hidden size", 16, HIDDEN as u32),
-            ("output buckets", 20, 1),
             ("QA", 24, QA as u32),
             ("QB", 28, QB as u32),
             ("output scale", 32, SCALE as u32),
@@ -211,21 +302,26 @@ impl Network {
                 ));
             }
         }
-        if u32_at(bytes, 36) != 0 || u64_at(bytes, 56) != 0 {
+        let flags = u32_at(bytes, 36);
+        if u64_at(bytes, 56) != 0 || (version == 1 && flags != 0) {
             return Err(NetworkError::Reserved);
         }
+        if flags & !FLAG_MIRRORED != 0 {
+            return Err(NetworkError::Flags(flags));
+        }
+        let payload_len = payload_bytes(HIDDEN, buckets);
         let announced = u64_at(bytes, 40);
-        if announced != PAYLOAD_BYTES as u64 {
+        if announced != payload_len as u64 {
             return Err(NetworkError::Architecture(
                 "payload length",
                 announced,
-                PAYLOAD_BYTES as u64,
+                payload_len as u64,
             ));
         }
-        if bytes.len() != HEADER_BYTES + PAYLOAD_BYTES {
+        if bytes.len() != HEADER_BYTES + payload_len {
             return Err(NetworkError::Length(
                 bytes.len(),
-                HEADER_BYTES + PAYLOAD_BYTES,
+                HEADER_BYTES + payload_len,
             ));
         }
         let payload = &bytes[HEADER_BYTES..];
@@ -236,17 +332,17 @@ impl Network {
         }
         let ft_end = 2 * INPUTS * HIDDEN;
         let bias_end = ft_end + 2 * HIDDEN;
-        let out_end = bias_end + 4 * HIDDEN;
+        let out_end = bias_end + buckets * 4 * HIDDEN;
         let net = Network {
             ft_weights: i16s(&payload[..ft_end]),
             ft_bias: i16s(&payload[ft_end..bias_end]),
             out_weights: i16s(&payload[bias_end..out_end]),
-            out_bias: i32::from_le_bytes([
-                payload[out_end],
-                payload[out_end + 1],
-                payload[out_end + 2],
-                payload[out_end + 3],
-            ]),
+            out_bias: payload[out_end..]
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+            mirrored: flags & FLAG_MIRRORED != 0,
+            bucket_span: bucket_span(buckets),
             hash,
         };
         net.check_bounds()?;
@@ -272,25 +368,35 @@ impl Network {
     }
 }
 
+/// Pieces per output bucket when there are `buckets`: `ceil(32 / buckets)`.
+const fn bucket_span(buckets: usize) -> u32 {
+    32u32.div_ceil(buckets as u32)
+}
+
 /// The payload of a network of any hidden size, as the file stores it.
-fn payload(ft_weights: &[i16], ft_bias: &[i16], out_weights: &[i16], out_bias: i32) -> Vec<u8> {
-    let mut out =
-        Vec::with_capacity(2 * (ft_weights.len() + ft_bias.len() + out_weights.len()) + 4);
+fn payload(ft_weights: &[i16], ft_bias: &[i16], out_weights: &[i16], out_bias: &[i32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(
+        2 * (ft_weights.len() + ft_bias.len() + out_weights.len()) + 4 * out_bias.len(),
+    );
     for v in ft_weights.iter().chain(ft_bias).chain(out_weights) {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    out.extend_from_slice(&out_bias.to_le_bytes());
+    for b in out_bias {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
     out
 }
 
-/// The file of a network with `hidden` neurons per perspective (the trainer
-/// writes any size; this engine reads only [`HIDDEN`]).
+/// The file of a network with `hidden` neurons per perspective and
+/// `out_bias.len()` output buckets (the trainer writes any hidden size;
+/// this engine reads only [`HIDDEN`]).
 pub fn encode(
     hidden: usize,
     ft_weights: &[i16],
     ft_bias: &[i16],
     out_weights: &[i16],
-    out_bias: i32,
+    out_bias: &[i32],
+    mirrored: bool,
 ) -> Vec<u8> {
     let payload = payload(ft_weights, ft_bias, out_weights, out_bias);
     let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
@@ -299,11 +405,11 @@ pub fn encode(
         VERSION,
         INPUTS as u32,
         hidden as u32,
-        1,
+        out_bias.len() as u32,
         QA as u32,
         QB as u32,
         SCALE as u32,
-        0,
+        if mirrored { FLAG_MIRRORED } else { 0 },
     ] {
         out.extend_from_slice(&v.to_le_bytes());
     }
@@ -346,6 +452,6 @@ pub fn check_bounds(
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "Network({INPUTS}->{HIDDEN}x2->1, {:016x})", self.hash)
+        write!(f, "Network({}, {:016x})", self.describe(), self.hash)
     }
 }

@@ -33,36 +33,54 @@ fn reference_eval(net: &Network, pos: &Position) -> i32 {
         for (n, a) in acc[side.index()].iter_mut().enumerate() {
             *a = i64::from(net.ft_bias[n]);
         }
+        // Mirrored: this side's king on files e-h turns its view round.
+        let king_file = pos.king_square(side).file();
+        let mirror = net.mirrored() && king_file >= 4;
         for sq in pos.occupied() {
             let piece = pos.piece_at(sq).unwrap();
-            let f = feature(side, piece, sq);
+            let seen = if mirror {
+                Square::from_coords(7 - sq.file(), sq.rank())
+            } else {
+                sq
+            };
+            let f = feature(side, piece, seen);
             for (n, a) in acc[side.index()].iter_mut().enumerate() {
                 *a += i64::from(net.ft_weights[f * HIDDEN + n]);
             }
         }
     }
     let stm = pos.side_to_move();
+    let buckets = net.buckets() as u32;
+    let bucket = ((pos.occupied().count() - 2) / 32u32.div_ceil(buckets)) as usize;
+    assert!(bucket < net.buckets());
     let mut sum = 0i64;
     for (half, side) in [stm, stm.flip()].into_iter().enumerate() {
-        let weights = &net.out_weights[half * HIDDEN..(half + 1) * HIDDEN];
+        let at = (2 * bucket + half) * HIDDEN;
+        let weights = &net.out_weights[at..at + HIDDEN];
         for (a, w) in acc[side.index()].iter().zip(weights) {
             let v = (*a).clamp(0, i64::from(QA));
             sum += v * v * i64::from(*w);
         }
     }
-    output(sum, net.out_bias)
+    output(sum, net.out_bias[bucket])
 }
 
 /// A network with random weights within the loader's bounds.
 fn random_network(seed: u64) -> Network {
+    random_shaped(seed, 1, false)
+}
+
+/// A random network with `buckets` output buckets, mirrored or not.
+fn random_shaped(seed: u64, buckets: usize, mirrored: bool) -> Network {
     let mut rng = Rng::new(seed);
     let mut small = |limit: i64| (rng.below(2 * limit as usize + 1) as i64 - limit) as i16;
     let ft_weights = (0..INPUTS * HIDDEN).map(|_| small(400)).collect();
     let ft_bias = (0..HIDDEN).map(|_| small(300)).collect();
-    let out_weights = (0..2 * HIDDEN)
+    let out_weights = (0..buckets * 2 * HIDDEN)
         .map(|_| small(i64::from(MAX_OUTPUT_WEIGHT)))
         .collect();
-    let net = Network::from_parts(ft_weights, ft_bias, out_weights, 1234);
+    let out_bias = (0..buckets).map(|b| 1234 - 500 * b as i32).collect();
+    let net = Network::from_parts(ft_weights, ft_bias, out_weights, out_bias, mirrored);
     net.check_bounds().unwrap();
     net
 }
@@ -117,7 +135,7 @@ fn random_game(
         }
         // Not every ply is evaluated in a search: skip some, as it does.
         if rng.below(3) != 0 {
-            let incremental = stack.accumulator(ply).clone();
+            let incremental = stack.accumulator(ply, &pos).clone();
             assert_eq!(
                 incremental,
                 Accumulator::refresh(net, &pos),
@@ -138,8 +156,19 @@ fn random_game(
 
 #[test]
 fn incremental_updates_equal_refreshes_in_random_games() {
-    let net = Arc::new(random_network(7));
-    let mut rng = Rng::new(2026);
+    random_games_check(Arc::new(random_network(7)), 2026);
+}
+
+/// A mirrored network rebuilds a perspective whose king crosses between
+/// files d and e (from the Finny table) and updates it otherwise: always
+/// the accumulator computed from scratch, with every bucket's output.
+#[test]
+fn mirrored_bucketed_networks_update_exactly_in_random_games() {
+    random_games_check(Arc::new(random_shaped(8, 8, true)), 2027);
+}
+
+fn random_games_check(net: Arc<Network>, seed: u64) {
+    let mut rng = Rng::new(seed);
     let starts = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         // Castling both ways, en passant and promotions come quickly.
@@ -182,7 +211,7 @@ fn incremental_updates_equal_refreshes_over_the_perft_suites() {
             stack.push(1, &root, m);
             child.play(m);
             assert_eq!(
-                stack.accumulator(1),
+                stack.accumulator(1, &child),
                 &Accumulator::refresh(&net, &child),
                 "{fen} {m:?}"
             );
@@ -191,7 +220,7 @@ fn incremental_updates_equal_refreshes_over_the_perft_suites() {
                 stack.push(2, &child, m2);
                 grandchild.play(m2);
                 assert_eq!(
-                    stack.accumulator(2),
+                    stack.accumulator(2, &grandchild),
                     &Accumulator::refresh(&net, &grandchild),
                     "{fen} {m:?} {m2:?}"
                 );
@@ -211,11 +240,8 @@ fn a_flipped_position_scores_the_same() {
         for fen in suite_fens().iter().step_by(3) {
             let pos = position(fen);
             let flipped = pos.mirrored();
-            let a = net.evaluate(&Accumulator::refresh(&net, &pos), pos.side_to_move());
-            let b = net.evaluate(
-                &Accumulator::refresh(&net, &flipped),
-                flipped.side_to_move(),
-            );
+            let a = net.evaluate(&Accumulator::refresh(&net, &pos), &pos);
+            let b = net.evaluate(&Accumulator::refresh(&net, &flipped), &flipped);
             assert_eq!(a, b, "{fen}");
         }
     }
@@ -225,12 +251,12 @@ fn a_flipped_position_scores_the_same() {
 /// equals the plain reference in both builds.
 #[test]
 fn evaluation_equals_the_reference_in_every_build() {
-    for net in [random_network(5), embedded()] {
+    for net in [random_network(5), random_shaped(6, 8, true), embedded()] {
         for fen in suite_fens().iter().step_by(7) {
             let pos = position(fen);
             let acc = Accumulator::refresh(&net, &pos);
             assert_eq!(
-                net.evaluate(&acc, pos.side_to_move()),
+                net.evaluate(&acc, &pos),
                 reference_eval(&net, &pos),
                 "{fen}"
             );
@@ -282,8 +308,40 @@ fn bad_network_files_are_refused_with_a_reason() {
     b[0] = b'X';
     assert_eq!(err(&b), NetworkError::BadMagic);
     let mut b = good.clone();
-    at(&mut b, 8, 2);
-    assert_eq!(err(&b), NetworkError::Version(2));
+    at(&mut b, 8, 3);
+    assert_eq!(err(&b), NetworkError::Version(3));
+    let mut b = good.clone();
+    at(&mut b, 20, 17);
+    assert_eq!(
+        err(&b),
+        NetworkError::Architecture("output buckets", 17, 16)
+    );
+    let mut b = good.clone();
+    at(&mut b, 36, 2);
+    assert_eq!(err(&b), NetworkError::Flags(2));
+    assert_eq!(
+        err(&b).to_string(),
+        "the network has flags 0x2, this engine knows only 0x1 (mirroring)"
+    );
+    // A file of 8 buckets whose header says 1 (or the other way round)
+    // has the wrong payload length.
+    let eight = random_shaped(2, 8, true).to_bytes();
+    let mut b = eight.clone();
+    at(&mut b, 20, 1);
+    assert!(matches!(
+        err(&b),
+        NetworkError::Architecture("payload length", _, _)
+    ));
+    let mut b = good.clone();
+    at(&mut b, 20, 8);
+    assert!(matches!(
+        err(&b),
+        NetworkError::Architecture("payload length", _, _)
+    ));
+    // Version 1 files had no buckets or flags: 1 and 0 are all they may say.
+    let mut b = eight.clone();
+    at(&mut b, 8, 1);
+    assert_eq!(err(&b), NetworkError::Architecture("output buckets", 8, 1));
     let mut b = good.clone();
     at(&mut b, 16, 512);
     assert_eq!(
@@ -349,4 +407,66 @@ fn features_see_the_board_from_each_side() {
         feature(Color::Black, bk, Square::from_coords(4, 7)),
         320 + 4
     );
+}
+
+/// A version 1 file (before buckets and mirroring) is a version 2 file of
+/// one bucket without mirroring, byte for byte but the version word.
+#[test]
+fn version_1_files_still_load() {
+    let net = random_network(4);
+    let mut b = net.to_bytes();
+    b[8..12].copy_from_slice(&1u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&b).unwrap(), net);
+}
+
+#[test]
+fn buckets_follow_the_piece_count() {
+    let net = random_shaped(3, 8, false);
+    let buckets: Vec<usize> = (2..=32).map(|n| net.bucket(n)).collect();
+    let mut expected = vec![0; 4];
+    for b in 1..8 {
+        expected.extend(std::iter::repeat_n(b, 4));
+    }
+    expected.truncate(31);
+    assert_eq!(buckets, expected);
+    assert_eq!((net.bucket(5), net.bucket(6), net.bucket(32)), (0, 1, 7));
+    let one = random_network(3);
+    assert!((2..=32).all(|n| one.bucket(n) == 0));
+    let round_trip = Network::from_bytes(&random_shaped(3, 8, true).to_bytes()).unwrap();
+    assert_eq!((round_trip.buckets(), round_trip.mirrored()), (8, true));
+}
+
+/// Mirroring: a position and the same position with files a-h turned
+/// round have the same features, hence the same evaluation, whenever
+/// no castling right tells them apart (the network does not see rights).
+#[test]
+fn a_mirrored_network_cannot_tell_left_from_right() {
+    let net = random_shaped(12, 8, true);
+    let plain = random_shaped(12, 8, false);
+    let mut differ = 0;
+    for fen in suite_fens().iter().step_by(5) {
+        let pos = position(fen);
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let board: Vec<String> = fields[0]
+            .split('/')
+            .map(|rank| {
+                let mut squares = String::new();
+                for c in rank.chars() {
+                    match c.to_digit(10) {
+                        Some(n) => squares.push_str(&"1".repeat(n as usize)),
+                        None => squares.push(c),
+                    }
+                }
+                squares.chars().rev().collect()
+            })
+            .collect();
+        let turned = format!("{} {} - - 0 1", board.join("/"), fields[1]);
+        let Ok((turned, _)) = Position::from_fen(&turned) else {
+            continue;
+        };
+        let eval = |n: &Network, p: &Position| n.evaluate(&Accumulator::refresh(n, p), p);
+        assert_eq!(eval(&net, &pos), eval(&net, &turned), "{fen}");
+        differ += usize::from(eval(&plain, &pos) != eval(&plain, &turned));
+    }
+    assert!(differ > 100, "{differ}");
 }

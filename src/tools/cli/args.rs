@@ -486,6 +486,12 @@ pub struct TrainArgs {
     /// Neurons per perspective (the engine reads only its own size)
     #[arg(long, value_name = "N", default_value_t = crate::engine::nnue::HIDDEN)]
     pub hidden: usize,
+    /// Output buckets, chosen by the number of pieces (1: none)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub buckets: usize,
+    /// Mirror each side's inputs (files a-h turned round) when its king stands on files e-h
+    #[arg(long, value_name = "on|off", default_value = "off", value_parser = on_off, action = clap::ArgAction::Set)]
+    pub king_mirror: bool,
     /// Passes over the training positions
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = positive::<u64>())]
     pub epochs: u64,
@@ -559,6 +565,8 @@ impl TrainArgs {
             data: self.data.clone(),
             out: self.out.clone(),
             hidden: self.hidden,
+            buckets: self.buckets,
+            king_mirror: self.king_mirror,
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,

@@ -27,7 +27,7 @@ pub mod model;
 
 use crate::tools::progress::{Meter, templates};
 use data::{DataError, DataOptions, Dataset, Record, Sample};
-use model::{AdamW, LossConfig, Params, Scratch};
+use model::{AdamW, LossConfig, Params, Scratch, Shape};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,6 +39,10 @@ pub struct Options {
     pub data: Vec<PathBuf>,
     pub out: PathBuf,
     pub hidden: usize,
+    /// Output buckets (by piece count).
+    pub buckets: usize,
+    /// Mirror each perspective's inputs when its king is on files e-h.
+    pub king_mirror: bool,
     pub epochs: u64,
     pub batch: usize,
     pub lr: f32,
@@ -69,6 +73,8 @@ impl Default for Options {
             data: Vec::new(),
             out: PathBuf::new(),
             hidden: crate::engine::nnue::HIDDEN,
+            buckets: 1,
+            king_mirror: false,
             epochs: 20,
             batch: 16384,
             lr: 0.001,
@@ -132,6 +138,9 @@ impl Options {
         if self.hidden == 0 || !self.hidden.is_multiple_of(16) || self.hidden > 1024 {
             return bad("--hidden must be a multiple of 16 from 16 to 1024");
         }
+        if !(1..=crate::engine::nnue::network::MAX_BUCKETS).contains(&self.buckets) {
+            return bad("--buckets must be from 1 to 16");
+        }
         if self.epochs == 0 || self.batch == 0 || self.threads == 0 || self.save_every == 0 {
             return bad("--epochs, --batch, --threads and --save-every must be at least 1");
         }
@@ -152,6 +161,15 @@ impl Options {
         Ok(())
     }
 
+    /// The network's shape.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            hidden: self.hidden,
+            buckets: self.buckets,
+            mirrored: self.king_mirror,
+        }
+    }
+
     /// The checkpoint's path: beside the output.
     pub fn checkpoint_path(&self) -> PathBuf {
         let mut s = self.out.clone().into_os_string();
@@ -162,8 +180,10 @@ impl Options {
     /// Everything that shapes the result, as a number the checkpoint keeps.
     fn fingerprint(&self, scale: f32) -> u64 {
         let text = format!(
-            "{} {} {} {} {} {} {} {} {} {} {} {} {}",
+            "{} {} {} {} {} {} {} {} {} {} {} {} {} {} {}",
             self.hidden,
+            self.buckets,
+            self.king_mirror,
             self.epochs,
             self.batch,
             self.lr,
@@ -286,10 +306,10 @@ struct Lane {
 }
 
 impl Lane {
-    fn new(hidden: usize) -> Lane {
+    fn new(shape: Shape) -> Lane {
         Lane {
-            grad: Params::zeros(hidden),
-            scratch: Scratch::new(hidden),
+            grad: Params::zeros(shape),
+            scratch: Scratch::new(shape.hidden),
             sample: Sample::with_capacity(),
             loss: 0.0,
         }
@@ -409,11 +429,12 @@ pub struct State {
 }
 
 const CKPT_MAGIC: &[u8; 8] = b"FSYTHCKP";
-const CKPT_VERSION: u32 = 1;
+const CKPT_VERSION: u32 = 2;
 
-/// The checkpoint file: magic, version, hidden size, option and data
-/// fingerprints, epoch, batch, optimiser step, then the weights and both
-/// optimiser moments as f32, then an FNV-1a hash of all that precedes it.
+/// The checkpoint file: magic, version, hidden size, output buckets,
+/// mirroring (0 or 1), option and data fingerprints, epoch, batch,
+/// optimiser step, then the weights and both optimiser moments as f32,
+/// then an FNV-1a hash of all that precedes it.
 pub fn write_checkpoint(
     path: &Path,
     state: &State,
@@ -424,6 +445,8 @@ pub fn write_checkpoint(
     b.extend_from_slice(CKPT_MAGIC);
     b.extend_from_slice(&CKPT_VERSION.to_le_bytes());
     b.extend_from_slice(&(state.params.hidden as u32).to_le_bytes());
+    b.extend_from_slice(&(state.params.buckets as u32).to_le_bytes());
+    b.extend_from_slice(&u32::from(state.params.mirrored).to_le_bytes());
     for v in [options, data, state.epoch, state.batch, state.adam.t] {
         b.extend_from_slice(&v.to_le_bytes());
     }
@@ -444,15 +467,16 @@ pub fn write_checkpoint(
 /// Reads a checkpoint made with the same options and data.
 pub fn read_checkpoint(
     path: &Path,
-    hidden: usize,
+    shape: Shape,
     decay: f32,
     options: u64,
     data: u64,
 ) -> Result<State, TrainError> {
     let bad = |m: &str| TrainError::Checkpoint(path.to_path_buf(), m.to_string());
     let b = std::fs::read(path).map_err(|e| TrainError::Io(path.to_path_buf(), e))?;
-    let count = Params::zeros(hidden).count();
-    let want = 8 + 4 + 4 + 40 + 12 * count + 8;
+    let hidden = shape.hidden;
+    let count = Params::zeros(shape).count();
+    let want = 8 + 4 + 12 + 40 + 12 * count + 8;
     if b.len() < 16 || &b[..8] != CKPT_MAGIC {
         return Err(bad("not a training checkpoint"));
     }
@@ -464,6 +488,13 @@ pub fn read_checkpoint(
         return Err(bad(&format!(
             "made with --hidden {}, not {hidden}; remove it or choose another --out",
             u32_at(12)
+        )));
+    }
+    if u32_at(16) as usize != shape.buckets || (u32_at(20) == 1) != shape.mirrored {
+        return Err(bad(&format!(
+            "made with --buckets {} and --king-mirror {}; remove it or choose another --out",
+            u32_at(16),
+            if u32_at(20) == 1 { "on" } else { "off" }
         )));
     }
     if b.len() != want {
@@ -480,19 +511,19 @@ pub fn read_checkpoint(
         x.copy_from_slice(&b[at..at + 8]);
         u64::from_le_bytes(x)
     };
-    if u64_at(16) != options || u64_at(24) != data {
+    if u64_at(24) != options || u64_at(32) != data {
         return Err(bad(
             "made with other options or data; remove it to start again, or choose another --out",
         ));
     }
     let mut state = State {
-        params: Params::zeros(hidden),
-        adam: AdamW::new(hidden, decay),
-        epoch: u64_at(32),
-        batch: u64_at(40),
+        params: Params::zeros(shape),
+        adam: AdamW::new(shape, decay),
+        epoch: u64_at(40),
+        batch: u64_at(48),
     };
-    state.adam.t = u64_at(48);
-    let mut at = 56;
+    state.adam.t = u64_at(56);
+    let mut at = 64;
     for p in [&mut state.params, &mut state.adam.m, &mut state.adam.v] {
         for x in p.flat_mut() {
             *x = f32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
@@ -553,7 +584,7 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
     let ckpt = opts.checkpoint_path();
     let (opt_fp, data_fp) = (opts.fingerprint(scale), data::fingerprint(&set.train));
     let mut state = if ckpt.exists() {
-        let s = read_checkpoint(&ckpt, opts.hidden, opts.weight_decay, opt_fp, data_fp)?;
+        let s = read_checkpoint(&ckpt, opts.shape(), opts.weight_decay, opt_fp, data_fp)?;
         eprintln!(
             "train: resuming {} at epoch {}, batch {}",
             ckpt.display(),
@@ -563,8 +594,8 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
         s
     } else {
         State {
-            params: Params::random(opts.hidden, opts.seed),
-            adam: AdamW::new(opts.hidden, opts.weight_decay),
+            params: Params::random(opts.shape(), opts.seed),
+            adam: AdamW::new(opts.shape(), opts.weight_decay),
             epoch: 0,
             batch: 0,
         }
@@ -573,7 +604,7 @@ pub fn run(opts: &Options) -> Result<Summary, TrainError> {
     let batch = opts.batch.min(set.train.len());
     let per_epoch = (set.train.len() / batch) as u64;
     let total = per_epoch * opts.epochs;
-    let mut lanes: Vec<Lane> = (0..opts.threads).map(|_| Lane::new(opts.hidden)).collect();
+    let mut lanes: Vec<Lane> = (0..opts.threads).map(|_| Lane::new(opts.shape())).collect();
     let mut trained = 0u64;
     let run_start = Instant::now();
     let mut last_shown = Instant::now();

@@ -1,5 +1,5 @@
 use super::data::{self, DataError, DataOptions, Sample};
-use super::model::{self, LossConfig, Params, Scratch};
+use super::model::{self, LossConfig, Params, Scratch, Shape};
 use super::*;
 use crate::engine::chess::{Color, PieceType, Position};
 use crate::engine::nnue::{self, Accumulator, HIDDEN, Network, SCALE};
@@ -96,13 +96,31 @@ fn small_options(dir: &Path, data: &Path, hidden: usize) -> Options {
 /// the loss, for every kind of parameter, on a tiny network.
 #[test]
 fn gradients_equal_finite_differences() {
-    let hidden = 8;
-    let mut p = Params::random(hidden, 3);
+    gradient_check(Shape::plain(8));
+}
+
+/// The same with output buckets (three buckets of ceil(32 / 3) = 11
+/// pieces: the samples have 32, 32 and 10, so buckets 2, 2 and 0, and
+/// bucket 1's weights get no gradient) and mirrored inputs (the second
+/// sample's view is Black's, with its king on e8, the third's other view
+/// Black's, king on h4).
+#[test]
+fn gradients_equal_finite_differences_with_buckets_and_mirroring() {
+    gradient_check(Shape {
+        hidden: 8,
+        buckets: 3,
+        mirrored: true,
+    });
+}
+
+fn gradient_check(shape: Shape) {
+    let hidden = shape.hidden;
+    let mut p = Params::random(shape, 3);
     // Biases off zero so that the hidden units sit inside (0, 1) mostly.
     for (i, b) in p.ft_b.iter_mut().enumerate() {
         *b = 0.2 + 0.05 * i as f32;
     }
-    p.out_b = 0.1;
+    p.out_b.fill(0.1);
     let cfg = LossConfig {
         lambda: 0.7,
         scale: 300.0,
@@ -127,7 +145,7 @@ fn gradients_equal_finite_differences() {
             .map(|s| f64::from(model::loss(p, s, &cfg, &mut scratch)))
             .sum::<f64>()
     };
-    let mut g = Params::zeros(hidden);
+    let mut g = Params::zeros(shape);
     let mut scratch = Scratch::new(hidden);
     for s in &samples {
         model::backward(&p, s, &cfg, &mut scratch, &mut g);
@@ -137,10 +155,21 @@ fn gradients_equal_finite_differences() {
     // The parameters to probe: rows of features that are active, the
     // biases and every output weight.
     let mut probes: Vec<usize> = Vec::new();
-    for &f in samples[1].stm.iter().chain(&samples[2].nstm).take(6) {
+    let flips = (
+        model::flip(&p, &samples[1].stm),
+        model::flip(&p, &samples[2].nstm),
+    );
+    let rows = (samples[1].stm.iter().map(|&f| usize::from(f) ^ flips.0))
+        .chain(samples[2].nstm.iter().map(|&f| usize::from(f) ^ flips.1));
+    for f in rows.take(6) {
         for j in 0..hidden {
-            probes.push(usize::from(f) * hidden + j);
+            probes.push(f * hidden + j);
         }
+    }
+    if shape.mirrored {
+        assert_eq!(flips, (7, 7), "both samples' views are mirrored");
+        let buckets: Vec<usize> = samples.iter().map(|s| p.bucket(s)).collect();
+        assert_eq!(buckets, [2, 2, 0]);
     }
     let ft_b = nnue::INPUTS * hidden;
     probes.extend(ft_b..n);
@@ -195,7 +224,12 @@ fn a_material_count_is_learned() {
             lambda: 1.0,
             scale: 400.0,
         };
-        mean_loss(&Params::random(32, 5), &set.validation, &cfg, 1)
+        mean_loss(
+            &Params::random(Shape::plain(32), 5),
+            &set.validation,
+            &cfg,
+            1,
+        )
     };
     let summary = run(&opts).unwrap();
     let end = summary.validation_loss.unwrap();
@@ -214,17 +248,30 @@ fn a_material_count_is_learned() {
 /// within the quantisation error on the trained floats.
 #[test]
 fn written_networks_load_and_evaluate_as_trained() {
-    let dir = temp_dir("roundtrip");
+    written_network_check("roundtrip", 1, false);
+}
+
+/// The same for a network of 8 output buckets with mirrored inputs.
+#[test]
+fn bucketed_mirrored_networks_load_and_evaluate_as_trained() {
+    written_network_check("roundtrip8m", 8, true);
+}
+
+fn written_network_check(name: &str, buckets: usize, mirrored: bool) {
+    let dir = temp_dir(name);
     let data = dir.join("material.bin");
     std::fs::write(&data, material_games(100, 2)).unwrap();
     let mut opts = small_options(&dir, &data, HIDDEN);
     opts.epochs = 1;
+    opts.buckets = buckets;
+    opts.king_mirror = mirrored;
     run(&opts).unwrap();
     let bytes = std::fs::read(&opts.out).unwrap();
     let net = Network::from_bytes(&bytes).expect("the trainer's file loads");
+    assert_eq!((net.buckets(), net.mirrored()), (buckets, mirrored));
     let float = read_checkpoint(
         &opts.checkpoint_path(),
-        HIDDEN,
+        opts.shape(),
         opts.weight_decay,
         opts.fingerprint(400.0),
         data::fingerprint(&data::load(&opts.data, &data_options(&opts)).unwrap().train),
@@ -235,7 +282,7 @@ fn written_networks_load_and_evaluate_as_trained() {
     let mut scratch = Scratch::new(HIDDEN);
     for fen in FENS {
         let pos = position(fen);
-        let engine = net.evaluate(&Accumulator::refresh(&net, &pos), pos.side_to_move());
+        let engine = net.evaluate(&Accumulator::refresh(&net, &pos), &pos);
         let s = sample_of(&pos, 0, GameResult::Draw);
         let z_exact = model::forward(&exact, &s, &mut scratch) * SCALE as f32;
         let z_float = model::forward(&float, &s, &mut scratch) * SCALE as f32;
@@ -262,9 +309,14 @@ fn quantisation_bound(p: &Params, s: &Sample) -> f32 {
     use crate::engine::nnue::{QA, QB};
     let (h_us, h_them) = model::hidden(p, s);
     let mut bound = 0.5 / (QA * QB) as f32;
+    let at = p.bucket(s) * 2 * p.hidden;
     for (h, n, w) in [
-        (&h_us, s.stm.len(), &p.out_w[..p.hidden]),
-        (&h_them, s.nstm.len(), &p.out_w[p.hidden..]),
+        (&h_us, s.stm.len(), &p.out_w[at..at + p.hidden]),
+        (
+            &h_them,
+            s.nstm.len(),
+            &p.out_w[at + p.hidden..at + 2 * p.hidden],
+        ),
     ] {
         let delta = (n + 1) as f32 * 0.5 / QA as f32;
         for (x, w) in h.iter().zip(w) {
@@ -537,11 +589,15 @@ fn the_learning_rate_decays_by_cosine() {
 /// The float weights that `net`'s integers stand for.
 fn dequantised(net: &Network) -> Params {
     model::dequantise(
-        HIDDEN,
+        Shape {
+            hidden: HIDDEN,
+            buckets: net.buckets(),
+            mirrored: net.mirrored(),
+        },
         &net.ft_weights,
         &net.ft_bias,
         &net.out_weights,
-        net.out_bias,
+        &net.out_bias,
     )
 }
 
