@@ -10,7 +10,7 @@
 //! nothing either: the parent's accumulator is still in its slot. A null
 //! move changes no feature, so its ply is a copy of its parent's.
 
-use super::{HIDDEN, Network, feature};
+use super::{HIDDEN, Network, feature, simd};
 use crate::engine::chess::{Color, Move, MoveKind, Piece, PieceType, Position, Square};
 use std::sync::Arc;
 
@@ -46,11 +46,10 @@ impl Accumulator {
         let mut acc = Accumulator::refresh(net, pos);
         if let Some(piece) = pos.piece_at(skip) {
             for side in Color::BOTH {
-                let row = arr(net.row(feature(side, piece, skip)));
-                let v = &mut acc.v[side.index()];
-                for i in 0..HIDDEN {
-                    v[i] = v[i].wrapping_sub(row[i]);
-                }
+                sub_row(
+                    &mut acc.v[side.index()],
+                    net.row(feature(side, piece, skip)),
+                );
             }
         }
         acc
@@ -59,10 +58,12 @@ impl Accumulator {
 
 #[inline(always)]
 fn add_row(dst: &mut [i16; HIDDEN], row: &[i16]) {
-    let row: &[i16; HIDDEN] = row.try_into().unwrap_or(&[0; HIDDEN]);
-    for i in 0..HIDDEN {
-        dst[i] = dst[i].wrapping_add(row[i]);
-    }
+    simd::add_row(dst, arr(row));
+}
+
+#[inline(always)]
+fn sub_row(dst: &mut [i16; HIDDEN], row: &[i16]) {
+    simd::sub_row(dst, arr(row));
 }
 
 /// What a move changes in the features: up to two pieces placed and two
@@ -160,10 +161,7 @@ impl Delta {
                         add_row(d, add(k));
                     }
                     for k in 0..usize::from(subs) {
-                        let row: &[i16; HIDDEN] = sub(k).try_into().unwrap_or(&[0; HIDDEN]);
-                        for i in 0..HIDDEN {
-                            d[i] = d[i].wrapping_sub(row[i]);
-                        }
+                        sub_row(d, sub(k));
                     }
                 }
             }
@@ -171,8 +169,8 @@ impl Delta {
     }
 }
 
-// The fused updates: one pass that reads the parent and writes the child.
-// Fixed-size arrays let the compiler vectorise them.
+// The fused updates: one pass that reads the parent and writes the child,
+// at the widest SIMD this CPU has (`simd.rs`, which has the loops).
 
 #[inline(always)]
 fn arr(row: &[i16]) -> &[i16; HIDDEN] {
@@ -181,21 +179,12 @@ fn arr(row: &[i16]) -> &[i16; HIDDEN] {
 
 #[inline(always)]
 fn add1_sub1(d: &mut [i16; HIDDEN], s: &[i16; HIDDEN], a: &[i16], r: &[i16]) {
-    let (a, r) = (arr(a), arr(r));
-    for i in 0..HIDDEN {
-        d[i] = s[i].wrapping_add(a[i]).wrapping_sub(r[i]);
-    }
+    simd::add1_sub1(d, s, arr(a), arr(r));
 }
 
 #[inline(always)]
 fn add1_sub2(d: &mut [i16; HIDDEN], s: &[i16; HIDDEN], a: &[i16], r1: &[i16], r2: &[i16]) {
-    let (a, r1, r2) = (arr(a), arr(r1), arr(r2));
-    for i in 0..HIDDEN {
-        d[i] = s[i]
-            .wrapping_add(a[i])
-            .wrapping_sub(r1[i])
-            .wrapping_sub(r2[i]);
-    }
+    simd::add1_sub2(d, s, arr(a), arr(r1), arr(r2));
 }
 
 #[inline(always)]
@@ -207,14 +196,7 @@ fn add2_sub2(
     r1: &[i16],
     r2: &[i16],
 ) {
-    let (a1, a2, r1, r2) = (arr(a1), arr(a2), arr(r1), arr(r2));
-    for i in 0..HIDDEN {
-        d[i] = s[i]
-            .wrapping_add(a1[i])
-            .wrapping_add(a2[i])
-            .wrapping_sub(r1[i])
-            .wrapping_sub(r2[i]);
-    }
+    simd::add2_sub2(d, s, arr(a1), arr(a2), arr(r1), arr(r2));
 }
 
 /// One search thread's accumulators, by ply.
