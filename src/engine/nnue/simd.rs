@@ -84,6 +84,17 @@ fn first_level() -> Level {
     level
 }
 
+/// Makes the kernels use `level`, or the widest this CPU has if that is
+/// narrower, and returns the level set: the tests run the portable code
+/// this way, and every SIMD version, in one binary. For every thread of
+/// the process at once, so the tests that call it take a lock.
+#[cfg(test)]
+pub fn force(level: Level) -> Level {
+    let level = level.min(detect());
+    LEVEL.store(level as u8, Ordering::Relaxed);
+    level
+}
+
 /// `$name` runs `$body`'s loop at the level in use: as compiled for the
 /// build's target, or inside a `#[target_feature]` function, where the
 /// compiler may use AVX2's or AVX-512's registers for it. The body is
