@@ -18,7 +18,7 @@
 //! "Finny table"): only the pieces that moved since then are added or
 //! taken away, not all of them.
 
-use super::{HIDDEN, Network, feature};
+use super::{HIDDEN, Network, feature, simd};
 use crate::engine::chess::{Bitboard, Color, Move, MoveKind, Piece, PieceType, Position, Square};
 use std::sync::Arc;
 
@@ -68,18 +68,12 @@ impl Accumulator {
 
 #[inline(always)]
 fn sub_row(dst: &mut [i16; HIDDEN], row: &[i16]) {
-    let row = arr(row);
-    for i in 0..HIDDEN {
-        dst[i] = dst[i].wrapping_sub(row[i]);
-    }
+    simd::sub_row(dst, arr(row));
 }
 
 #[inline(always)]
 fn add_row(dst: &mut [i16; HIDDEN], row: &[i16]) {
-    let row: &[i16; HIDDEN] = row.try_into().unwrap_or(&[0; HIDDEN]);
-    for i in 0..HIDDEN {
-        dst[i] = dst[i].wrapping_add(row[i]);
-    }
+    simd::add_row(dst, arr(row));
 }
 
 /// What a move changes in the features: up to two pieces placed and two
@@ -202,8 +196,8 @@ impl Delta {
     }
 }
 
-// The fused updates: one pass that reads the parent and writes the child.
-// Fixed-size arrays let the compiler vectorise them.
+// The fused updates: one pass that reads the parent and writes the child,
+// at the widest SIMD this CPU has (`simd.rs`, which has the loops).
 
 #[inline(always)]
 fn arr(row: &[i16]) -> &[i16; HIDDEN] {
@@ -212,21 +206,12 @@ fn arr(row: &[i16]) -> &[i16; HIDDEN] {
 
 #[inline(always)]
 fn add1_sub1(d: &mut [i16; HIDDEN], s: &[i16; HIDDEN], a: &[i16], r: &[i16]) {
-    let (a, r) = (arr(a), arr(r));
-    for i in 0..HIDDEN {
-        d[i] = s[i].wrapping_add(a[i]).wrapping_sub(r[i]);
-    }
+    simd::add1_sub1(d, s, arr(a), arr(r));
 }
 
 #[inline(always)]
 fn add1_sub2(d: &mut [i16; HIDDEN], s: &[i16; HIDDEN], a: &[i16], r1: &[i16], r2: &[i16]) {
-    let (a, r1, r2) = (arr(a), arr(r1), arr(r2));
-    for i in 0..HIDDEN {
-        d[i] = s[i]
-            .wrapping_add(a[i])
-            .wrapping_sub(r1[i])
-            .wrapping_sub(r2[i]);
-    }
+    simd::add1_sub2(d, s, arr(a), arr(r1), arr(r2));
 }
 
 #[inline(always)]
@@ -238,14 +223,7 @@ fn add2_sub2(
     r1: &[i16],
     r2: &[i16],
 ) {
-    let (a1, a2, r1, r2) = (arr(a1), arr(a2), arr(r1), arr(r2));
-    for i in 0..HIDDEN {
-        d[i] = s[i]
-            .wrapping_add(a1[i])
-            .wrapping_add(a2[i])
-            .wrapping_sub(r1[i])
-            .wrapping_sub(r2[i]);
-    }
+    simd::add2_sub2(d, s, arr(a1), arr(a2), arr(r1), arr(r2));
 }
 
 /// A perspective's accumulator of the last board rebuilt for it on one

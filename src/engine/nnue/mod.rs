@@ -33,6 +33,7 @@
 mod accumulator;
 mod forward;
 pub mod network;
+mod simd;
 
 pub use accumulator::{Accumulator, Delta, NnueStack};
 pub use network::{Network, NetworkError};

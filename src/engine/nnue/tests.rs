@@ -1,8 +1,10 @@
 use super::forward::{output, screlu_dot, screlu_dot_portable};
 use super::network::{HEADER_BYTES, MAX_OUTPUT_WEIGHT};
+use super::simd::{self, Level};
 use super::*;
 use crate::engine::chess::{Move, MoveKind};
 use crate::engine::rng::Rng;
+use std::sync::Mutex;
 
 fn position(fen: &str) -> Position {
     match Position::from_fen(fen) {
@@ -247,8 +249,8 @@ fn a_flipped_position_scores_the_same() {
     }
 }
 
-/// The engine's evaluation (SIMD in a native build, portable otherwise)
-/// equals the plain reference in both builds.
+/// The engine's evaluation (with the widest SIMD this CPU has) equals the
+/// plain reference in every build.
 #[test]
 fn evaluation_equals_the_reference_in_every_build() {
     for net in [random_network(5), random_shaped(6, 8, true), embedded()] {
@@ -264,9 +266,58 @@ fn evaluation_equals_the_reference_in_every_build() {
     }
 }
 
+/// Runs `f` at every SIMD level this CPU has, narrowest first, and returns
+/// the level and result of each. The level is the whole process's, so the
+/// tests that change it take turns; other tests running meanwhile get
+/// another level's bits, which are the same bits.
+fn at_every_level<T>(f: impl Fn() -> T) -> Vec<(Level, T)> {
+    static TURN: Mutex<()> = Mutex::new(());
+    /// Gives back the detected level however `f` ends.
+    struct Restore;
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            simd::force(simd::detect());
+        }
+    }
+    let _turn = TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _restore = Restore;
+    let mut results = Vec::new();
+    for wanted in [Level::Portable, Level::Avx2, Level::Avx512] {
+        if simd::force(wanted) == wanted {
+            assert_eq!(simd::level(), wanted);
+            results.push((wanted, f()));
+        }
+    }
+    results
+}
+
+/// The levels a CPU must be tested at: every one it has. On an x86-64
+/// machine with AVX2 a test that saw only the portable code would prove
+/// nothing, so this fails there rather than pass.
+fn expected_levels() -> Vec<Level> {
+    #[cfg(target_arch = "x86_64")]
+    let levels = {
+        let mut levels = vec![Level::Portable];
+        if std::arch::is_x86_feature_detected!("avx2") {
+            levels.push(Level::Avx2);
+            if std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+            {
+                levels.push(Level::Avx512);
+            }
+        }
+        levels
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let levels = vec![Level::Portable];
+    assert_eq!(Some(&simd::detect()), levels.last());
+    levels
+}
+
 #[test]
 fn simd_and_portable_dot_products_agree() {
     let mut rng = Rng::new(99);
+    let mut cases = Vec::new();
     for _ in 0..2000 {
         let mut acc = [0i16; HIDDEN];
         for a in &mut acc {
@@ -276,16 +327,105 @@ fn simd_and_portable_dot_products_agree() {
         let w: Vec<i16> = (0..HIDDEN)
             .map(|_| (rng.below(255) as i32 - 127) as i16)
             .collect();
-        assert_eq!(screlu_dot(&acc, &w), screlu_dot_portable(&acc, &w));
+        cases.push((acc, w));
     }
-    // The extreme: every neuron saturated, every weight at the bound.
-    let acc = [i16::MAX; HIDDEN];
-    let w = vec![MAX_OUTPUT_WEIGHT; HIDDEN];
+    // The extremes: every neuron saturated, every weight at either bound.
     let expected = HIDDEN as i64 * i64::from(QA * QA) * i64::from(MAX_OUTPUT_WEIGHT);
-    assert_eq!(screlu_dot(&acc, &w), expected);
-    assert_eq!(screlu_dot_portable(&acc, &w), expected);
-    let w = vec![-MAX_OUTPUT_WEIGHT; HIDDEN];
-    assert_eq!(screlu_dot(&acc, &w), -expected);
+    cases.push(([i16::MAX; HIDDEN], vec![MAX_OUTPUT_WEIGHT; HIDDEN]));
+    cases.push(([i16::MAX; HIDDEN], vec![-MAX_OUTPUT_WEIGHT; HIDDEN]));
+
+    let portable: Vec<i64> = cases
+        .iter()
+        .map(|(acc, w)| screlu_dot_portable(acc, w))
+        .collect();
+    assert_eq!(portable[2000..], [expected, -expected]);
+    let results = at_every_level(|| {
+        cases
+            .iter()
+            .map(|(acc, w)| screlu_dot(acc, w))
+            .collect::<Vec<i64>>()
+    });
+    let levels: Vec<Level> = results.iter().map(|(level, _)| *level).collect();
+    assert_eq!(levels, expected_levels());
+    for (level, dots) in results {
+        assert!(dots == portable, "{level:?} differs from the portable code");
+    }
+}
+
+/// Everything the network computes, at one SIMD level: for every fourth
+/// position of the perft suites, with a random network and the embedded
+/// one, the accumulator from scratch, the evaluation, the accumulator
+/// without one piece, and then the stack's accumulators and evaluations
+/// along a random line of eight moves.
+fn everything_at_this_level(nets: &[Arc<Network>]) -> Vec<(Accumulator, i32)> {
+    let mut seen = Vec::new();
+    let mut rng = Rng::new(64);
+    for net in nets {
+        for fen in suite_fens().iter().step_by(4) {
+            let mut pos = position(fen);
+            let acc = Accumulator::refresh(net, &pos);
+            let eval = net.evaluate(&acc, &pos);
+            assert_eq!(eval, reference_eval(net, &pos), "{fen}");
+            seen.push((acc, eval));
+            let pieces: Vec<Square> = pos.occupied().into_iter().collect();
+            let skip = pieces[rng.below(pieces.len())];
+            let acc = Accumulator::refresh_without(net, &pos, skip);
+            let eval = net.evaluate(&acc, &pos);
+            seen.push((acc, eval));
+
+            let mut stack = NnueStack::new(Arc::clone(net), 10);
+            stack.reset(Arc::clone(net), &pos);
+            for ply in 1..=8 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Castling, en passant and promotions whenever there are.
+                let rare: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.kind() != MoveKind::Normal)
+                    .collect();
+                let m = if rare.is_empty() {
+                    moves[rng.below(moves.len())]
+                } else {
+                    rare[rng.below(rare.len())]
+                };
+                stack.push(ply, &pos, m);
+                pos.play(m);
+                let eval = stack.evaluate(ply, &pos);
+                assert_eq!(eval, reference_eval(net, &pos), "{}", pos.fen());
+                seen.push((stack.accumulator(ply, &pos).clone(), eval));
+            }
+        }
+    }
+    seen
+}
+
+/// The portable fallback and every SIMD version of the accumulator
+/// updates and the forward pass give the same accumulators and the same
+/// evaluations, bit for bit (and the evaluations are the reference's,
+/// checked as they are made).
+#[test]
+fn every_simd_level_computes_what_the_portable_code_does() {
+    let nets = [
+        Arc::new(random_network(13)),
+        Arc::new(random_shaped(14, 8, true)),
+        Arc::new(embedded()),
+    ];
+    let results = at_every_level(|| everything_at_this_level(&nets));
+    let levels: Vec<Level> = results.iter().map(|(level, _)| *level).collect();
+    assert_eq!(levels, expected_levels());
+    let (_, portable) = &results[0];
+    // 272 positions a network, each from scratch, without a piece and
+    // along its line (shorter where the game ends).
+    assert!(portable.len() > 3 * 272 * 9, "{}", portable.len());
+    for (level, seen) in &results[1..] {
+        assert_eq!(seen.len(), portable.len());
+        for (k, (simd, plain)) in seen.iter().zip(portable).enumerate() {
+            assert!(simd == plain, "{level:?} differs at record {k}");
+        }
+    }
 }
 
 #[test]
