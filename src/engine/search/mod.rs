@@ -93,8 +93,8 @@
 //! reported once more, just before the best move
 //! ([`Reporter::final_line`]), with the depth its score is from and the
 //! bound of that score, so that the last line always begins with the move
-//! played; with MultiPV the thread's other lines follow it, so that no
-//! move begins two lines.
+//! played; with MultiPV the thread's other lines follow it, best first,
+//! so that no move begins two lines.
 //!
 //! With Syzygy tables loaded, the root moves are first restricted to those
 //! that keep the tables' result (see [`crate::engine::tablebase`]).
@@ -284,7 +284,8 @@ pub trait Reporter: Send + Sync {
     /// played is not the last `multipv 1` line reported: that line, so that
     /// the last one reported begins with the move played and has the ponder
     /// move second, then with MultiPV the other lines of the same thread,
-    /// so that no move begins two of the lines last reported. That happens
+    /// best first, so that no move begins two of the lines last reported
+    /// and they read in order as after a whole iteration. That happens
     /// when a move became best in an iteration that did not finish, when
     /// another thread's move is played, and when the ponder move comes from
     /// the hash table. Reported as an iteration unless a reporter says

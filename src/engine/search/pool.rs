@@ -371,7 +371,12 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
 /// GUI's last PV is what is played and its node count the search's.
 /// With MultiPV the thread's other lines follow (those with a score): the
 /// move played may begin another line reported before, and a GUI shows
-/// the last line of each number.
+/// the last line of each number. They follow best first by the score
+/// printed: a search stopped inside an iteration has scored some of them
+/// there and left the others with the last iteration's score, so the
+/// thread's order of its root moves is not the order of their scores.
+/// (The first line stays the move played, as README promises, whatever
+/// its score: with a strength limit it is not the best.)
 fn report_final_lines(shared: &Shared, best: &ThreadResult, ponder: Option<Move>) {
     let Some(first) = best.root_moves.first() else {
         return;
@@ -393,15 +398,20 @@ fn report_final_lines(shared: &Shared, best: &ThreadResult, ponder: Option<Move>
     let time_ms = shared.start.elapsed().as_millis() as u64;
     let hashfull = shared.tt.hashfull();
     let tbhits = shared.tbhits.load(Ordering::Relaxed);
-    for (i, rm) in best.root_moves[..multipv].iter().enumerate() {
+    // Indices into the root moves, the move played first; stable, so that
+    // equal scores keep the thread's order, and unscored lines come last.
+    let mut order: Vec<usize> = (0..multipv).collect();
+    order[1..].sort_by_key(|&i| std::cmp::Reverse(best.root_moves[i].reported_score()));
+    for (line, &i) in order.iter().enumerate() {
+        let rm = &best.root_moves[i];
         let score = rm.reported_score();
-        if i > 0 && score.is_none() {
+        if line > 0 && score.is_none() {
             continue;
         }
         shared.reporter.final_line(&Iteration {
             depth: best.line_depth(i),
             seldepth: rm.seldepth.max(1) as u32,
-            multipv: i + 1,
+            multipv: line + 1,
             score,
             bound: rm.reported_bound(),
             nodes,
@@ -603,6 +613,49 @@ mod tests {
         report_final_lines(&shared(3, &[], lines.clone()), &none, None);
         let got = lines.0.lock().unwrap().clone();
         assert_eq!(got, [(1, 1, None, ScoreBound::Exact, "e2e4".into())]);
+    }
+
+    /// Stopped in iteration 8 of a MultiPV 3 search inside its third line,
+    /// after the second came out at 15 (from 30): c2c4, not reached, still
+    /// has iteration 7's 20, so it is printed before d2d4, best first, and
+    /// each line keeps the depth of its score. The line played stays
+    /// first even below another line's score.
+    #[test]
+    fn the_other_final_lines_come_best_first() {
+        let result = ThreadResult {
+            depth: 7,
+            iteration: 8,
+            root_moves: vec![
+                root_move("e2e4 e7e5", 40, 35, ScoreBound::Exact),
+                root_move("d2d4 d7d5", 15, 30, ScoreBound::Exact),
+                root_move("c2c4 e7e5", -INFINITE, 20, ScoreBound::Exact),
+                root_move("a2a3", -INFINITE, -INFINITE, ScoreBound::Exact),
+            ],
+            lines: Vec::new(),
+        };
+        let lines = Arc::new(Lines::default());
+        report_final_lines(&shared(3, &[], lines.clone()), &result, None);
+        assert_eq!(
+            lines.0.lock().unwrap().clone(),
+            [
+                (1, 8, Some(40), ScoreBound::Exact, "e2e4 e7e5".into()),
+                (2, 7, Some(20), ScoreBound::Exact, "c2c4 e7e5".into()),
+                (3, 8, Some(15), ScoreBound::Exact, "d2d4 d7d5".into()),
+            ]
+        );
+
+        // The move played first even when another line scores more.
+        let mut low = result.clone();
+        low.root_moves[0].score = 10;
+        let lines = Arc::new(Lines::default());
+        report_final_lines(&shared(2, &[], lines.clone()), &low, None);
+        assert_eq!(
+            lines.0.lock().unwrap().clone(),
+            [
+                (1, 8, Some(10), ScoreBound::Exact, "e2e4 e7e5".into()),
+                (2, 8, Some(15), ScoreBound::Exact, "d2d4 d7d5".into()),
+            ]
+        );
     }
 
     /// With a strength limit the move is drawn among the lines of the last
