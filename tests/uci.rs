@@ -691,9 +691,15 @@ fn options_change_after_a_search() {
     );
     let s = e.go(&startpos(), "go depth 4");
     assert_eq!(max_depth(&s), 4);
-    // While a search runs they are refused, and the search goes on.
+    // While a search runs the three are refused, as README says (and
+    // perft with them), and the search goes on: no bestmove before stop.
     e.send("go infinite");
-    let lines = e.replies(&["setoption name Hash value 8", "perft 1"]);
+    let lines = e.replies(&[
+        "setoption name Hash value 8",
+        "setoption name Threads value 3",
+        "setoption name Clear Hash",
+        "perft 1",
+    ]);
     assert_eq!(
         lines
             .iter()
@@ -701,6 +707,8 @@ fn options_change_after_a_search() {
             .collect::<Vec<_>>(),
         [
             "info string error: setoption: cannot resize the hash while searching",
+            "info string error: setoption: cannot change Threads while searching",
+            "info string error: setoption: cannot clear the hash while searching",
             "info string error: perft: a search is running; send stop first"
         ]
     );
