@@ -1125,6 +1125,34 @@ fn display_and_perft() {
     e.finish();
 }
 
+/// `flip` mirrors the position, as README says: colours swapped and the
+/// board turned, so after 1. e4 it is White to move against a pawn on e5
+/// (not the same board with the side to move swapped); the en-passant
+/// square turns with it. A search then plays White's moves, and a second
+/// `flip` gives the position back.
+#[test]
+fn flip_mirrors_the_position() {
+    let _cpu = shared();
+    let mut e = Engine::started();
+    let fen = |e: &mut Engine| -> String {
+        e.send("d");
+        let lines = e.read_until("Checkers:", TIMEOUT);
+        let fen = lines.iter().find_map(|l| l.strip_prefix("Fen: "));
+        fen.unwrap_or_else(|| panic!("no Fen line in {lines:?}"))
+            .to_owned()
+    };
+    e.send("position startpos moves e2e4");
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    assert_eq!(fen(&mut e), after_e4);
+    e.send("flip");
+    let mirrored = "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1";
+    assert_eq!(fen(&mut e), mirrored);
+    e.go(&position(Some(mirrored), &[]), "go depth 2");
+    e.send("flip");
+    assert_eq!(fen(&mut e), after_e4);
+    e.finish();
+}
+
 #[test]
 fn chess960_castling() {
     let _cpu = shared();
