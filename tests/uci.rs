@@ -499,6 +499,45 @@ fn bestmove_carries_the_ponder_move() {
     e.finish();
 }
 
+/// The case a 240-game soak against Ethereal 12 drew 14 fastchess warnings
+/// for ("PV continues after threefold repetition"). Black, a queen down,
+/// has danced the knights so that the position after 1. Nf3 Nf6 occurred
+/// twice, and the knight back from h5 brings it about a third time: a draw
+/// by the rules, which Black takes. Every position of the game is searched
+/// first, as in a game, so that the hash table holds that position with a
+/// move for White. The line is the one move and no ponder move follows it,
+/// where the engine used to print the line again with the table's move
+/// after the repetition (`pv h5f6 e2e3`, `bestmove h5f6 ponder e2e3`).
+#[test]
+fn no_pv_or_ponder_move_after_a_threefold_repetition() {
+    let _cpu = shared();
+    let mut e = Engine::started();
+    let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let moves = [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6h5", "g1f3",
+    ];
+    for n in 0..=moves.len() {
+        e.send(&format!(
+            "position fen {fen} moves {}",
+            moves[..n].join(" ")
+        ));
+        let s = e.go(&position(Some(fen), &moves[..n]), "go depth 6");
+        if n < moves.len() {
+            continue;
+        }
+        let last = s.last_pv_line();
+        assert_eq!(score(last), Some(("cp".to_owned(), 0)), "{:?}", s.lines);
+        assert_eq!(pv(last), ["h5f6"], "{:?}", s.lines);
+        assert_eq!(s.lines.last().map(String::as_str), Some("bestmove h5f6"));
+        // Nothing follows the repetition in any line.
+        for line in s.pv_lines() {
+            let moves = pv(line);
+            assert!(moves[0] != "h5f6" || moves.len() == 1, "{line}");
+        }
+    }
+    e.finish();
+}
+
 // ------------------------------------------------------------- bad input
 
 #[test]
