@@ -23,8 +23,10 @@ ifneq ($(EXE),)
 endif
 
 # The whole test command (README.md, .ci/run): the Rust tests, then
-# python-chess driving the binary (tests/client_test.py) and reading what
-# `forsyth annotate` writes (tests/annotate_test.py). Everything the tests
+# python-chess driving the binary (tests/client_test.py), checking every
+# PV line of short self-play games by the tournament managers' rules
+# (tests/pv_test.py) and reading what `forsyth annotate` writes
+# (tests/annotate_test.py). Everything the tests
 # read is in tests/data/; python-chess comes into a virtual environment of
 # its own under $(TARGET_DIR)/ (made once, removed by `make clean`), so the
 # user's Python is left as it is.
@@ -37,6 +39,7 @@ test: $(PYENV)/installed
 	$(CARGO) test --profile $(TEST_PROFILE)
 	$(CARGO) build --profile $(TEST_PROFILE)
 	$(PYTHON) tests/client_test.py $(TEST_BIN)
+	$(PYTHON) tests/pv_test.py $(TEST_BIN)
 	$(PYTHON) tests/annotate_test.py $(TEST_BIN)
 
 $(PYENV)/installed:

@@ -68,6 +68,40 @@ fn analyse_json_multipv_moves_and_game_over() {
     assert_eq!(m.get("score").get("mate").num(), 0.0);
 }
 
+/// Stalemate: nothing to search, no move and no line; the score is 0 and,
+/// since the game is drawn, the WDL a sure draw (not the model's guess
+/// at an even position, 201 598 201). Every field as documented, but the
+/// time; the text output says the same.
+#[test]
+fn analyse_json_stalemate() {
+    const STALEMATE: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let mut v = analyse_json(&["--fen", STALEMATE]);
+    let Value::Object(fields) = &mut v else {
+        panic!("not an object: {v:?}")
+    };
+    assert!(fields.remove("time_ms").is_some_and(|t| t.num() >= 0.0));
+    assert_eq!(
+        v,
+        json::parse(&format!(
+            r#"{{"fen": "{STALEMATE}", "bestmove": null, "bestmove_san": null,
+                "ponder": null, "score": {{"cp": 0}}, "wdl": [0, 1000, 0],
+                "depth": 0, "seldepth": 0, "nodes": 0, "nps": 0,
+                "pv": [], "pv_san": [], "lines": [], "game_over": "stalemate"}}"#
+        ))
+    );
+    let r = run_cli(&["analyse", "--fen", STALEMATE]);
+    assert_eq!(r.status, Some(0), "{r:?}");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            format!("fen       {STALEMATE}").as_str(),
+            "bestmove  (none): stalemate",
+            "score     cp 0  wdl 0 1000 0  (win/draw/loss per mille, side to move)",
+        ]
+    );
+}
+
 /// The best move is the first of the PV and the ponder move the second,
 /// wherever the node limit stops the search, with one thread or two and
 /// with MultiPV (issue 29). One node searches nothing: the line has the

@@ -499,6 +499,45 @@ fn bestmove_carries_the_ponder_move() {
     e.finish();
 }
 
+/// The case a 240-game soak against Ethereal 12 drew 14 fastchess warnings
+/// for ("PV continues after threefold repetition"). Black, a queen down,
+/// has danced the knights so that the position after 1. Nf3 Nf6 occurred
+/// twice, and the knight back from h5 brings it about a third time: a draw
+/// by the rules, which Black takes. Every position of the game is searched
+/// first, as in a game, so that the hash table holds that position with a
+/// move for White. The line is the one move and no ponder move follows it,
+/// where the engine used to print the line again with the table's move
+/// after the repetition (`pv h5f6 e2e3`, `bestmove h5f6 ponder e2e3`).
+#[test]
+fn no_pv_or_ponder_move_after_a_threefold_repetition() {
+    let _cpu = shared();
+    let mut e = Engine::started();
+    let fen = "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let moves = [
+        "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6h5", "g1f3",
+    ];
+    for n in 0..=moves.len() {
+        e.send(&format!(
+            "position fen {fen} moves {}",
+            moves[..n].join(" ")
+        ));
+        let s = e.go(&position(Some(fen), &moves[..n]), "go depth 6");
+        if n < moves.len() {
+            continue;
+        }
+        let last = s.last_pv_line();
+        assert_eq!(score(last), Some(("cp".to_owned(), 0)), "{:?}", s.lines);
+        assert_eq!(pv(last), ["h5f6"], "{:?}", s.lines);
+        assert_eq!(s.lines.last().map(String::as_str), Some("bestmove h5f6"));
+        // Nothing follows the repetition in any line.
+        for line in s.pv_lines() {
+            let moves = pv(line);
+            assert!(moves[0] != "h5f6" || moves.len() == 1, "{line}");
+        }
+    }
+    e.finish();
+}
+
 // ------------------------------------------------------------- bad input
 
 #[test]
@@ -691,9 +730,15 @@ fn options_change_after_a_search() {
     );
     let s = e.go(&startpos(), "go depth 4");
     assert_eq!(max_depth(&s), 4);
-    // While a search runs they are refused, and the search goes on.
+    // While a search runs the three are refused, as README says (and
+    // perft with them), and the search goes on: no bestmove before stop.
     e.send("go infinite");
-    let lines = e.replies(&["setoption name Hash value 8", "perft 1"]);
+    let lines = e.replies(&[
+        "setoption name Hash value 8",
+        "setoption name Threads value 3",
+        "setoption name Clear Hash",
+        "perft 1",
+    ]);
     assert_eq!(
         lines
             .iter()
@@ -701,6 +746,8 @@ fn options_change_after_a_search() {
             .collect::<Vec<_>>(),
         [
             "info string error: setoption: cannot resize the hash while searching",
+            "info string error: setoption: cannot change Threads while searching",
+            "info string error: setoption: cannot clear the hash while searching",
             "info string error: perft: a search is running; send stop first"
         ]
     );
@@ -1114,6 +1161,34 @@ fn display_and_perft() {
     let lines = e.read_until("Nodes searched:", TIMEOUT);
     assert_eq!(lines.len(), 22);
     assert_eq!(lines[21], "Nodes searched: 20");
+    e.finish();
+}
+
+/// `flip` mirrors the position, as README says: colours swapped and the
+/// board turned, so after 1. e4 it is White to move against a pawn on e5
+/// (not the same board with the side to move swapped); the en-passant
+/// square turns with it. A search then plays White's moves, and a second
+/// `flip` gives the position back.
+#[test]
+fn flip_mirrors_the_position() {
+    let _cpu = shared();
+    let mut e = Engine::started();
+    let fen = |e: &mut Engine| -> String {
+        e.send("d");
+        let lines = e.read_until("Checkers:", TIMEOUT);
+        let fen = lines.iter().find_map(|l| l.strip_prefix("Fen: "));
+        fen.unwrap_or_else(|| panic!("no Fen line in {lines:?}"))
+            .to_owned()
+    };
+    e.send("position startpos moves e2e4");
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    assert_eq!(fen(&mut e), after_e4);
+    e.send("flip");
+    let mirrored = "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1";
+    assert_eq!(fen(&mut e), mirrored);
+    e.go(&position(Some(mirrored), &[]), "go depth 2");
+    e.send("flip");
+    assert_eq!(fen(&mut e), after_e4);
     e.finish();
 }
 

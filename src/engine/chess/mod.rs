@@ -21,6 +21,9 @@
 //! - [`movegen`]: legal move generation with pins and evasions into a sink
 //!   (all, noisy or quiet moves), so perft counts the last ply by popcount;
 //!   `is_legal` for any 16-bit value and `gives_check`.
+//! - [`game_end`]: how the rules end a game in a position, the game's
+//!   earlier positions counted (mate, stalemate, the fifty-move rule,
+//!   insufficient material, threefold repetition).
 //! - [`perft`], [`san`].
 //!
 //! # Correctness
@@ -47,6 +50,7 @@ pub mod attacks;
 pub mod bitboard;
 pub mod epd;
 pub mod fen;
+pub mod game_end;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
@@ -57,6 +61,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, FenWarning, Setup};
+pub use game_end::GameEnd;
 pub use moves::{Move, MoveKind, MoveList, UciMoveError};
 pub use position::Position;
 pub use types::{Color, Piece, PieceType, Square};

@@ -20,6 +20,8 @@
 //!   `UCI_Elo`): a node budget and a choice among the best root lines.
 //! - [`collect`]: the latest report of each MultiPV line and the move
 //!   played, kept for callers that read a search's result at its end.
+//! - [`mod@line`]: what a reported line may show: cut where the rules end the
+//!   game (the game's history counted), an exact mate only with its line.
 //! - [`mod@bench`]: the fixed node-count benchmark that commits quote.
 //!
 //! # The search
@@ -93,8 +95,15 @@
 //! reported once more, just before the best move
 //! ([`Reporter::final_line`]), with the depth its score is from and the
 //! bound of that score, so that the last line always begins with the move
-//! played; with MultiPV the thread's other lines follow it, so that no
-//! move begins two lines.
+//! played; with MultiPV the thread's other lines follow it, best first,
+//! so that no move begins two lines.
+//!
+//! Every line reported, and the ponder move, stops where the rules end the
+//! game, the positions of the game before the root counted ([`mod@line`]): a
+//! tournament manager replays each line on the game's board and warns of
+//! a line that goes on after a threefold repetition, the fifty-move rule,
+//! mate or stalemate. A mate score is reported exact only with a line that
+//! ends in that mate after exactly its plies, and as a bound otherwise.
 //!
 //! With Syzygy tables loaded, the root moves are first restricted to those
 //! that keep the tables' result (see [`crate::engine::tablebase`]).
@@ -106,6 +115,7 @@
 pub mod bench;
 pub mod collect;
 pub mod history;
+pub mod line;
 pub mod movepick;
 pub mod params;
 pub mod pool;
@@ -265,6 +275,8 @@ pub struct Iteration<'a> {
     /// before any move was scored (`go nodes 1`, a `stop` at once): the
     /// move played was not searched, and `bound` means nothing.
     pub score: Option<i32>,
+    /// An exact mate score comes with the line that ends in that mate;
+    /// without it, the score is a bound (see [`mod@line`]).
     pub bound: ScoreBound,
     pub nodes: u64,
     pub time_ms: u64,
@@ -274,6 +286,8 @@ pub struct Iteration<'a> {
     /// The tables' result for this line's first move when the root is in
     /// them (the fifty-move rule applied when it counts).
     pub tb_wdl: Option<Wdl>,
+    /// The line, cut after the first move after which the rules end the
+    /// game (see [`mod@line`]).
     pub pv: &'a [Move],
 }
 
@@ -284,7 +298,8 @@ pub trait Reporter: Send + Sync {
     /// played is not the last `multipv 1` line reported: that line, so that
     /// the last one reported begins with the move played and has the ponder
     /// move second, then with MultiPV the other lines of the same thread,
-    /// so that no move begins two of the lines last reported. That happens
+    /// best first, so that no move begins two of the lines last reported
+    /// and they read in order as after a whole iteration. That happens
     /// when a move became best in an iteration that did not finish, when
     /// another thread's move is played, and when the ponder move comes from
     /// the hash table. Reported as an iteration unless a reporter says

@@ -11,10 +11,12 @@
 //! never changes them, so it always searches with the defaults.
 //!
 //! Everything is an integer, so that SPSA steps through each range alike:
-//! fractions are stored in hundredths (`lmr_base` 75 is 0.75) and turned
-//! into the same arithmetic as before (the `bench` node count is that of
-//! the literals they replace). A tune lands by changing the defaults here
-//! (`spsa.py --report --write-params`, CONTRIBUTING.md).
+//! fractions are stored in hundredths (`lmr_base` 100 would be one ply)
+//! and turned into the same arithmetic as the literals they replaced. A
+//! tune lands by changing the defaults here (`spsa.py --report
+//! --write-params`, CONTRIBUTING.md), so nothing else writes a default
+//! down: tests read them from [`TABLE`] or from a tuning build's `uci`
+//! answer.
 //!
 //! Not in the table: the sizes of arrays, `MAX_PLY`, mate and tablebase
 //! scores, `HISTORY_MAX` (the bound that keeps the histories inside their

@@ -6,6 +6,7 @@
 //! position and share only the transposition table (Lazy SMP).
 
 use super::collect::{Collector, Keep};
+use super::line;
 use super::tt::TranspositionTable;
 use super::worker::{PaddedCounter, Shared, ThreadResult, Worker};
 use super::{Iteration, Job, Reporter, SearchResult};
@@ -358,6 +359,13 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
             pos.play(m);
             let hit = shared.tt.probe(pos.key(), 1)?;
             pos.is_legal(hit.mv).then_some(hit.mv)
+        })
+        // None when the best move ends the game (a threefold repetition,
+        // say, which the table's entry for that position knows nothing of).
+        .filter(|&p| {
+            best_move.is_some_and(|m| {
+                line::playable(&shared.job.root, &shared.job.history, &[m, p]).0 == 2
+            })
         });
     report_final_lines(shared, best, ponder);
     // The helpers are done: the search is over before the GUI can know.
@@ -371,7 +379,14 @@ fn finish_main(shared: &Shared, main: ThreadResult, helpers: &[Receiver<ThreadRe
 /// GUI's last PV is what is played and its node count the search's.
 /// With MultiPV the thread's other lines follow (those with a score): the
 /// move played may begin another line reported before, and a GUI shows
-/// the last line of each number.
+/// the last line of each number. They follow best first by the score
+/// printed: a search stopped inside an iteration has scored some of them
+/// there and left the others with the last iteration's score, so the
+/// thread's order of its root moves is not the order of their scores.
+/// (The first line stays the move played, as README promises, whatever
+/// its score: with a strength limit it is not the best.)
+/// Each line is shown as [`mod@line`] says: cut where the game ends, a
+/// mate exact only with its line.
 fn report_final_lines(shared: &Shared, best: &ThreadResult, ponder: Option<Move>) {
     let Some(first) = best.root_moves.first() else {
         return;
@@ -381,6 +396,8 @@ fn report_final_lines(shared: &Shared, best: &ThreadResult, ponder: Option<Move>
         // The ponder move came from the hash table.
         played.extend(ponder);
     }
+    let first_shown = shared.shown(&played, first.reported_score(), first.reported_bound());
+    played.truncate(first_shown.len);
     let nodes = shared.total_nodes();
     let same = match shared.reported.lock() {
         Ok(r) => *r == played,
@@ -393,23 +410,34 @@ fn report_final_lines(shared: &Shared, best: &ThreadResult, ponder: Option<Move>
     let time_ms = shared.start.elapsed().as_millis() as u64;
     let hashfull = shared.tt.hashfull();
     let tbhits = shared.tbhits.load(Ordering::Relaxed);
-    for (i, rm) in best.root_moves[..multipv].iter().enumerate() {
+    // Indices into the root moves, the move played first; stable, so that
+    // equal scores keep the thread's order, and unscored lines come last.
+    let mut order: Vec<usize> = (0..multipv).collect();
+    order[1..].sort_by_key(|&i| std::cmp::Reverse(best.root_moves[i].reported_score()));
+    for (line, &i) in order.iter().enumerate() {
+        let rm = &best.root_moves[i];
         let score = rm.reported_score();
-        if i > 0 && score.is_none() {
+        if line > 0 && score.is_none() {
             continue;
         }
+        let (pv, shown) = if i == 0 {
+            (&played[..], first_shown)
+        } else {
+            let shown = shared.shown(&rm.pv, score, rm.reported_bound());
+            (&rm.pv[..shown.len], shown)
+        };
         shared.reporter.final_line(&Iteration {
             depth: best.line_depth(i),
             seldepth: rm.seldepth.max(1) as u32,
-            multipv: i + 1,
+            multipv: line + 1,
             score,
-            bound: rm.reported_bound(),
+            bound: shown.bound,
             nodes,
             time_ms,
             hashfull,
             tbhits,
             tb_wdl: rm.tb_wdl,
-            pv: if i == 0 { &played } else { &rm.pv },
+            pv,
         });
     }
 }
@@ -456,6 +484,7 @@ fn pick_best(results: &[ThreadResult]) -> &ThreadResult {
 mod tests {
     use super::*;
     use crate::engine::chess::Position;
+    use crate::engine::search::tt;
     use crate::engine::search::worker::RootMove;
     use crate::engine::search::{INFINITE, Limits, ScoreBound, SearchOptions};
 
@@ -478,22 +507,35 @@ mod tests {
     }
 
     fn shared(multipv: usize, reported: &[Move], lines: Arc<Lines>) -> Shared {
+        let options = SearchOptions {
+            multipv,
+            ..SearchOptions::default()
+        };
+        shared_for(Position::startpos(), Vec::new(), options, reported, lines)
+    }
+
+    /// The shared state of a search of `root` after the positions of
+    /// `history`, reporting to `reporter`.
+    fn shared_for(
+        root: Position,
+        history: Vec<u64>,
+        options: SearchOptions,
+        reported: &[Move],
+        reporter: Arc<dyn Reporter>,
+    ) -> Shared {
         Shared {
             job: Job {
-                root: Position::startpos(),
-                history: Vec::new(),
+                root,
+                history,
                 limits: Limits::default(),
-                options: SearchOptions {
-                    multipv,
-                    ..SearchOptions::default()
-                },
+                options,
             },
             tt: Arc::new(TranspositionTable::new(1).unwrap()),
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
             answered: Arc::new(AtomicBool::new(false)),
             nodes: vec![PaddedCounter::default()],
-            reporter: lines,
+            reporter,
             start: Instant::now(),
             tb: None,
             tb_root: None,
@@ -603,6 +645,115 @@ mod tests {
         report_final_lines(&shared(3, &[], lines.clone()), &none, None);
         let got = lines.0.lock().unwrap().clone();
         assert_eq!(got, [(1, 1, None, ScoreBound::Exact, "e2e4".into())]);
+    }
+
+    /// Stopped in iteration 8 of a MultiPV 3 search inside its third line,
+    /// after the second came out at 15 (from 30): c2c4, not reached, still
+    /// has iteration 7's 20, so it is printed before d2d4, best first, and
+    /// each line keeps the depth of its score. The line played stays
+    /// first even below another line's score.
+    #[test]
+    fn the_other_final_lines_come_best_first() {
+        let result = ThreadResult {
+            depth: 7,
+            iteration: 8,
+            root_moves: vec![
+                root_move("e2e4 e7e5", 40, 35, ScoreBound::Exact),
+                root_move("d2d4 d7d5", 15, 30, ScoreBound::Exact),
+                root_move("c2c4 e7e5", -INFINITE, 20, ScoreBound::Exact),
+                root_move("a2a3", -INFINITE, -INFINITE, ScoreBound::Exact),
+            ],
+            lines: Vec::new(),
+        };
+        let lines = Arc::new(Lines::default());
+        report_final_lines(&shared(3, &[], lines.clone()), &result, None);
+        assert_eq!(
+            lines.0.lock().unwrap().clone(),
+            [
+                (1, 8, Some(40), ScoreBound::Exact, "e2e4 e7e5".into()),
+                (2, 7, Some(20), ScoreBound::Exact, "c2c4 e7e5".into()),
+                (3, 8, Some(15), ScoreBound::Exact, "d2d4 d7d5".into()),
+            ]
+        );
+
+        // The move played first even when another line scores more.
+        let mut low = result.clone();
+        low.root_moves[0].score = 10;
+        let lines = Arc::new(Lines::default());
+        report_final_lines(&shared(2, &[], lines.clone()), &low, None);
+        assert_eq!(
+            lines.0.lock().unwrap().clone(),
+            [
+                (1, 8, Some(10), ScoreBound::Exact, "e2e4 e7e5".into()),
+                (2, 8, Some(15), ScoreBound::Exact, "d2d4 d7d5".into()),
+            ]
+        );
+    }
+
+    /// The case a 240-game soak against Ethereal 12 drew 14 fastchess
+    /// warnings for ("PV continues after threefold repetition"): the
+    /// position after 1. Nf3 occurred twice in the game, and White's
+    /// knight, back from h4, brings it about a third time. The search's
+    /// line is that one move (the repetition scores 0 and ends it), and the
+    /// table holds a move for the position after it from when that was
+    /// searched before: it is no ponder move, and the line printed again
+    /// before the best move is the one move. Without the history the same
+    /// table move is the ponder move, and the line's second move.
+    #[test]
+    fn no_ponder_move_after_a_threefold_repetition() {
+        let mut root = Position::startpos();
+        let mut history = Vec::new();
+        for text in "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3h4 f6g8".split(' ') {
+            let m = root.parse_uci_move(text).unwrap();
+            history.push(root.key());
+            root.play(m);
+        }
+        let h4f3 = root.parse_uci_move("h4f3").unwrap();
+        let mut after = root.clone();
+        after.play(h4f3);
+        let d7d5 = after.parse_uci_move("d7d5").unwrap();
+        let result = ThreadResult {
+            depth: 9,
+            iteration: 10,
+            root_moves: vec![RootMove {
+                mv: h4f3,
+                score: -INFINITE,
+                prev_score: 0,
+                pv: vec![h4f3],
+                seldepth: 9,
+                bound: ScoreBound::Exact,
+                tb_wdl: None,
+                nodes: 0,
+            }],
+            lines: Vec::new(),
+        };
+        let uci = |pv: &[Move]| {
+            pv.iter()
+                .map(|m| m.uci(false).to_string())
+                .collect::<Vec<_>>()
+        };
+        for (history, pv, ponder) in [
+            (history.clone(), vec!["h4f3"], None),
+            (Vec::new(), vec!["h4f3", "d7d5"], Some(d7d5)),
+        ] {
+            let collector = Arc::new(Collector::default());
+            let sh = shared_for(
+                root.clone(),
+                history,
+                SearchOptions::default(),
+                &[h4f3],
+                collector.clone(),
+            );
+            sh.nodes[0].0.store(5000, Ordering::Relaxed);
+            sh.tt
+                .store(after.key(), 0, d7d5, 0, 0, 8, tt::Bound::Exact, true);
+            finish_main(&sh, result.clone(), &[]);
+            let latest = collector.latest();
+            let last = latest.line(1).unwrap();
+            assert_eq!(uci(&last.pv), pv);
+            assert_eq!((last.score, last.depth, last.nodes), (Some(0), 9, 5000));
+            assert_eq!((latest.best, latest.ponder), (Some(h4f3), ponder));
+        }
     }
 
     /// With a strength limit the move is drawn among the lines of the last

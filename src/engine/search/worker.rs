@@ -2,6 +2,7 @@
 //! quiescence search.
 
 use super::history::{ContIndex, Histories, PieceTo, history_bonus, history_malus};
+use super::line::{self, Shown};
 use super::movepick::MovePicker;
 use super::params::Params;
 use super::see::see_ge;
@@ -53,9 +54,10 @@ pub struct Shared {
     /// Probe positions with at most this many pieces in the tree (0: none).
     pub tb_pieces: u32,
     pub tbhits: AtomicU64,
-    /// The PV of the last `multipv 1` line the main thread reported: the
-    /// line of the move played is reported again at the end when it is
-    /// another (see [`Reporter::final_line`]).
+    /// The PV of the last `multipv 1` line the main thread reported (as
+    /// shown: cut where the game ends): the line of the move played is
+    /// reported again at the end when it is another (see
+    /// [`Reporter::final_line`]).
     pub reported: Mutex<Vec<Move>>,
     /// The node count of that line: when more were searched after it (the
     /// search stopped inside an iteration), it is reported again with the
@@ -68,6 +70,13 @@ pub struct Shared {
 impl Shared {
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|c| c.0.load(Ordering::Relaxed)).sum()
+    }
+
+    /// How a line from the root is reported (see [`mod@line`]): cut where the
+    /// game ends, and an exact mate score a bound unless the line shows
+    /// the mate.
+    pub fn shown(&self, pv: &[Move], score: Option<i32>, bound: ScoreBound) -> Shown {
+        line::shown(&self.job.root, &self.job.history, pv, score, bound)
     }
 }
 
@@ -507,24 +516,29 @@ impl Worker {
         let s = self.shared();
         let rm = &self.root_moves[pv_idx];
         let nodes = s.total_nodes() - s.nodes[self.id].0.load(Ordering::Relaxed) + self.nodes;
+        let score = rm.reported_score();
+        // Cut where the game ends, the mate claimed only with its line.
+        let shown = s.shown(&rm.pv, score, bound);
+        let pv = &rm.pv[..shown.len];
         if pv_idx == 0
             && let Ok(mut reported) = s.reported.lock()
         {
-            reported.clone_from(&rm.pv);
+            reported.clear();
+            reported.extend_from_slice(pv);
             s.reported_nodes.store(nodes, Ordering::Relaxed);
         }
         s.reporter.iteration(&Iteration {
             depth: depth as u32,
             seldepth: rm.seldepth.max(1) as u32,
             multipv: pv_idx + 1,
-            score: rm.reported_score(),
-            bound,
+            score,
+            bound: shown.bound,
             nodes,
             time_ms: s.start.elapsed().as_millis() as u64,
             hashfull: s.tt.hashfull(),
             tbhits: s.tbhits.load(Ordering::Relaxed),
             tb_wdl: rm.tb_wdl,
-            pv: &rm.pv,
+            pv,
         });
     }
 

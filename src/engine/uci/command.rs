@@ -62,7 +62,11 @@ pub enum Command {
     Display,
     /// `eval`: print the static evaluation.
     Eval,
-    /// `flip`: swap the side to move.
+    /// `flip`: mirror the position (colours swapped, the board turned top
+    /// to bottom, castling rights and the en-passant square with it): the
+    /// same position seen from the other side, for checking that the
+    /// evaluation is symmetric. Not a null move: the pieces change colour,
+    /// and the earlier positions of the game are forgotten.
     Flip,
     /// `bench [depth]`.
     Bench {

@@ -26,7 +26,7 @@
 //! begins with the move played and has the `ponder` move second: when the
 //! move comes from an iteration cut short, from a helper thread, or its
 //! reply from the table, that line is printed again just before `bestmove`
-//! (with MultiPV followed by that thread's other lines; see
+//! (with MultiPV followed by that thread's other lines, best first; see
 //! [`crate::engine::search::Reporter::final_line`]), with no score when the search
 //! stopped before any move was scored. With `UCI_LimitStrength`, every
 //! `go` but `go infinite` plays at `UCI_Elo` ([`crate::engine::search::strength`]),

@@ -149,6 +149,12 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
         (None, Some("checkmate")) => Some(-crate::engine::search::MATE),
         _ => Some(0),
     };
+    // A stalemate is a draw, not an even position: the model would still
+    // give each side a fifth of a chance to win from a score of 0.
+    let score_wdl = |score: i32| match game_over {
+        Some("stalemate") => [0, 1000, 0],
+        _ => wdl_json(score),
+    };
     let nps = crate::engine::search::nps(s.nodes, time_ms);
     let uci = |m: Move| m.uci(false).to_string();
 
@@ -162,7 +168,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
             bestmove_san: s.best.map(|m| root.san(m)),
             ponder: s.ponder.map(uci),
             score: score.map(ScoreJson::of),
-            wdl: score.map(wdl_json),
+            wdl: score.map(score_wdl),
             depth: main.map_or(0, |l| l.depth),
             seldepth: main.map_or(0, |l| l.seldepth),
             nodes: s.nodes,
@@ -199,7 +205,7 @@ pub fn run(args: &AnalyseArgs) -> Result<(), String> {
     }
     match score {
         Some(s) => {
-            let (w, d, l) = wdl(s);
+            let [w, d, l] = score_wdl(s);
             println!(
                 "score     {}  wdl {w} {d} {l}  (win/draw/loss per mille, side to move)",
                 score_text(score)

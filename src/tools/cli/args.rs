@@ -87,6 +87,10 @@ pub struct PerftArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = "\
+A FAIL line for each wrong count or unreadable record, then the summary
+`<passed> positions passed, <failed> failed`. Exit status 2 if any failed, or
+if a file cannot be read.")]
 pub struct PerftSuiteArgs {
     /// EPD files whose records carry `;D<depth> <count>`
     #[arg(value_name = "FILE", required = true)]

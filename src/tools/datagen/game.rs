@@ -3,7 +3,7 @@
 //! rules, the tables or adjudication end the game.
 
 use super::format::GameResult;
-use crate::engine::chess::{Color, Move, Position};
+use crate::engine::chess::{Color, GameEnd, Move, Position};
 use crate::engine::search::{Job, Limits, MATE_BOUND, SearchOptions, SearchPool};
 use crate::engine::tablebase::{Tablebases, Wdl};
 use std::fmt;
@@ -172,33 +172,14 @@ pub fn play(
     })
 }
 
-/// Whether the current position (not yet in `keys`) occurred twice before.
-fn is_threefold(pos: &Position, keys: &[u64]) -> bool {
-    // Only positions since the last capture or pawn move can repeat, and
-    // only those with the same side to move: every second one back.
-    let reach = (pos.halfmove_clock() as usize).min(keys.len());
-    let earlier = (2..=reach)
-        .step_by(2)
-        .filter(|&back| keys[keys.len() - back] == pos.key())
-        .count();
-    earlier >= 2
-}
-
-/// How the rules end the game in `pos`, if they do.
+/// How the rules end the game in `pos`, if they do (`keys`: the game's
+/// positions before it).
 fn rules_result(pos: &Position, keys: &[u64]) -> Option<GameResult> {
-    if pos.legal_moves().is_empty() {
-        return Some(if !pos.in_check() {
-            GameResult::Draw
-        } else if pos.side_to_move() == Color::White {
-            GameResult::BlackWin
-        } else {
-            GameResult::WhiteWin
-        });
-    }
-    if pos.halfmove_clock() >= 100 || pos.insufficient_material() || is_threefold(pos, keys) {
-        return Some(GameResult::Draw);
-    }
-    None
+    Some(match pos.game_end(keys)? {
+        GameEnd::Checkmate if pos.side_to_move() == Color::White => GameResult::BlackWin,
+        GameEnd::Checkmate => GameResult::WhiteWin,
+        _ => GameResult::Draw,
+    })
 }
 
 /// The exact result of `pos` by the tables, when it is in them: the
@@ -414,22 +395,6 @@ mod tests {
         let bare = position("4k3/8/8/8/8/8/8/3NK3 w - - 0 1");
         assert_eq!(rules_result(&bare, &[]), Some(GameResult::Draw));
         assert_eq!(rules_result(&Position::startpos(), &[]), None);
-    }
-
-    #[test]
-    fn threefold_needs_two_earlier_occurrences() {
-        let mut pos = Position::startpos();
-        let mut keys = Vec::new();
-        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
-        // The start position comes back after 4 plies (twice seen), and
-        // after 8 (three times).
-        for (i, text) in shuffle.iter().cycle().take(8).enumerate() {
-            assert!(!is_threefold(&pos, &keys), "ply {i}");
-            let m = pos.parse_uci_move(text).unwrap();
-            keys.push(pos.key());
-            pos.play(m);
-        }
-        assert!(is_threefold(&pos, &keys));
     }
 
     #[test]
