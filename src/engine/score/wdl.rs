@@ -14,9 +14,9 @@
 use super::{MATE_BOUND, MAX_PLY, TB_WIN, mate_in};
 
 /// The evaluation (centipawns) at which a win is as likely as not.
-pub const WDL_A: f64 = 239.3;
+pub const WDL_A: f64 = 212.5;
 /// How fast the chance to win grows with the evaluation.
-pub const WDL_B: f64 = 173.6;
+pub const WDL_B: f64 = 159.9;
 
 /// (win, draw, loss) in permille, summing to 1000.
 pub fn wdl(score: i32) -> (u32, u32, u32) {

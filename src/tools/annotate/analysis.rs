@@ -317,24 +317,26 @@ mod tests {
         let pos = Position::startpos();
         let e4 = pos.parse_san("e4").unwrap();
         let d4 = pos.parse_san("d4").unwrap();
-        let pawn = WDL_A as i32;
+        // n pawns as the user reads them: the raw score that normalises to n
+        // (rounded, so that it does not hang on WDL_A being a whole number).
+        let pawns = |n: f64| (n * WDL_A).round() as i32;
         // Equal before, a piece down after (+3 for the opponent): a blunder.
-        let j = judge(&eval(0, Some(d4), 20), &eval(3 * pawn, None, 20), e4);
+        let j = judge(&eval(0, Some(d4), 20), &eval(pawns(3.0), None, 20), e4);
         assert_eq!(j.mark, Some(Mark::Blunder));
         assert!(j.loss > 0.45 && j.loss < 0.5, "{j:?}");
         assert_eq!(j.cpl, 300);
         // The same three pawns thrown away at +10: nothing is lost.
         let j = judge(
-            &eval(10 * pawn, Some(d4), 20),
-            &eval(-7 * pawn, None, 20),
+            &eval(pawns(10.0), Some(d4), 20),
+            &eval(pawns(-7.0), None, 20),
             e4,
         );
         assert_eq!((j.mark, j.cpl), (None, 300));
         assert!(j.loss < 0.001);
         // The engine's own move, and a forced move, are never marked.
-        let j = judge(&eval(0, Some(e4), 20), &eval(3 * pawn, None, 20), e4);
+        let j = judge(&eval(0, Some(e4), 20), &eval(pawns(3.0), None, 20), e4);
         assert_eq!(j.mark, None);
-        let j = judge(&eval(0, Some(d4), 1), &eval(3 * pawn, None, 20), e4);
+        let j = judge(&eval(0, Some(d4), 1), &eval(pawns(3.0), None, 20), e4);
         assert_eq!((j.mark, j.forced), (None, true));
         // A mate in 2 missed for an equal position.
         let j = judge(&eval(MATE - 3, Some(d4), 20), &eval(0, None, 20), e4);
@@ -351,11 +353,13 @@ mod tests {
 
     #[test]
     fn eval_commands_from_whites_view() {
-        let pawn = WDL_A as i32;
-        assert_eq!(eval_command(pawn, Color::White), "[%eval 1.00]");
-        assert_eq!(eval_command(pawn, Color::Black), "[%eval -1.00]");
+        // n pawns as the user reads them: the raw score that normalises to n
+        // (rounded, so that it does not hang on WDL_A being a whole number).
+        let pawns = |n: f64| (n * WDL_A).round() as i32;
+        assert_eq!(eval_command(pawns(1.0), Color::White), "[%eval 1.00]");
+        assert_eq!(eval_command(pawns(1.0), Color::Black), "[%eval -1.00]");
         assert_eq!(eval_command(0, Color::Black), "[%eval 0.00]");
-        assert_eq!(eval_command(34 * pawn / 100, Color::White), "[%eval 0.34]");
+        assert_eq!(eval_command(pawns(0.34), Color::White), "[%eval 0.34]");
         // Mate in 3 for the side to move.
         assert_eq!(eval_command(MATE - 5, Color::White), "[%eval #3]");
         assert_eq!(eval_command(MATE - 5, Color::Black), "[%eval #-3]");

@@ -387,15 +387,17 @@ mod tests {
              3. Qh4 $1 Nf6 *",
         );
         let p = g.positions();
-        let pawn = WDL_A as i32;
+        // n pawns as the user reads them: the raw score that normalises to n
+        // (rounded, so that it does not hang on WDL_A being a whole number).
+        let pawns = |n: f64| (n * WDL_A).round() as i32;
         let evals = vec![
             eval(&p[0], 0, &["e4", "e5"]),
             eval(&p[1], 0, &["e5", "Nf3"]),
             eval(&p[2], 0, &["Nc3", "Nf6"]),
-            eval(&p[3], 3 * pawn, &["Nc6"]),
+            eval(&p[3], pawns(3.0), &["Nc6"]),
             eval(&p[4], 0, &["Nf3", "d6"]),
-            eval(&p[5], 3 * pawn, &["Nf6"]),
-            eval(&p[6], -3 * pawn, &["Nf3"]),
+            eval(&p[5], pawns(3.0), &["Nf6"]),
+            eval(&p[6], -pawns(3.0), &["Nf3"]),
         ];
         let js = judge_game(&g, &evals);
         let marks: Vec<Option<Mark>> = js.iter().map(|j| j.mark).collect();
