@@ -224,6 +224,12 @@ impl Network {
         (pieces.saturating_sub(2) / self.bucket_span) as usize
     }
 
+    /// The output bucket of `pieces` pieces among `buckets`, computed
+    /// without a network (the trainer's choice, the same as [`Self::bucket`]).
+    pub fn bucket_of(pieces: u32, buckets: usize) -> usize {
+        ((pieces.saturating_sub(2) / bucket_span(buckets)) as usize).min(buckets - 1)
+    }
+
     /// What a perspective's feature indices are XORed with when its king
     /// stands on `king` (that perspective's own king): 7 turns the files
     /// round, 0 leaves them.

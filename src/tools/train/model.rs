@@ -92,8 +92,7 @@ impl Params {
     /// [`crate::engine::nnue::Network::bucket`] chooses it.
     #[inline(always)]
     pub fn bucket(&self, s: &Sample) -> usize {
-        let span = 32usize.div_ceil(self.buckets);
-        (s.stm.len().saturating_sub(2) / span).min(self.buckets - 1)
+        crate::engine::nnue::Network::bucket_of(s.stm.len() as u32, self.buckets)
     }
 
     /// Random initial weights from `seed`: uniform in ±1/sqrt(fan-in) for
