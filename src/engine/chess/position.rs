@@ -46,7 +46,40 @@ pub struct Position {
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
     pub(crate) pawn_key: u64,
+    /// The keys of the pieces other than pawns, by colour, and of the
+    /// minor (knights, bishops) and major (rooks, queens) pieces of both:
+    /// the search's correction histories are indexed by them.
+    pub(crate) piece_keys: PieceKeys,
     pub(crate) checkers: Bitboard,
+}
+
+/// Zobrist keys of parts of the material (see [`Position::piece_keys`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PieceKeys {
+    /// Every piece but the pawns (kings included), White's then Black's.
+    pub non_pawn: [u64; 2],
+    /// Knights and bishops of both colours.
+    pub minor: u64,
+    /// Rooks and queens of both colours.
+    pub major: u64,
+}
+
+impl PieceKeys {
+    #[inline(always)]
+    fn toggle(&mut self, p: Piece, k: u64) {
+        match p.kind() {
+            PieceType::Pawn => {}
+            PieceType::Knight | PieceType::Bishop => {
+                self.minor ^= k;
+                self.non_pawn[p.color().index()] ^= k;
+            }
+            PieceType::Rook | PieceType::Queen => {
+                self.major ^= k;
+                self.non_pawn[p.color().index()] ^= k;
+            }
+            PieceType::King => self.non_pawn[p.color().index()] ^= k,
+        }
+    }
 }
 
 /// Equal positions have the same pieces, side, rights, en-passant square,
@@ -76,6 +109,7 @@ impl PartialEq for Position {
             && self.fullmove == other.fullmove
             && self.key == other.key
             && self.pawn_key == other.pawn_key
+            && self.piece_keys == other.piece_keys
             && self.checkers == other.checkers
     }
 }
@@ -105,6 +139,7 @@ impl Position {
             fullmove: 1,
             key: 0,
             pawn_key: 0,
+            piece_keys: PieceKeys::default(),
             checkers: Bitboard::EMPTY,
         }
     }
@@ -181,6 +216,13 @@ impl Position {
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
+    }
+
+    /// The keys of the non-pawn pieces by colour and of the minor and
+    /// major pieces ([`PieceKeys`]), kept up to date by every move.
+    #[inline(always)]
+    pub fn piece_keys(&self) -> &PieceKeys {
+        &self.piece_keys
     }
 
     #[inline(always)]
@@ -292,6 +334,8 @@ impl Position {
         self.key ^= k;
         if p.kind() == PieceType::Pawn {
             self.pawn_key ^= k;
+        } else {
+            self.piece_keys.toggle(p, k);
         }
     }
 
@@ -305,6 +349,8 @@ impl Position {
         self.key ^= k;
         if p.kind() == PieceType::Pawn {
             self.pawn_key ^= k;
+        } else {
+            self.piece_keys.toggle(p, k);
         }
     }
 
@@ -465,6 +511,18 @@ impl Position {
         (key, pawn_key)
     }
 
+    /// Recomputes the [`PieceKeys`] from scratch; the incremental ones must
+    /// equal these.
+    pub fn compute_piece_keys(&self) -> PieceKeys {
+        let mut keys = PieceKeys::default();
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                keys.toggle(p, zobrist::piece(p, sq));
+            }
+        }
+        keys
+    }
+
     /// Fills in the derived state (checkers, en-passant key flag, keys) after
     /// the pieces, side, rights and square have been set.
     pub(crate) fn finish_setup(&mut self) {
@@ -475,5 +533,6 @@ impl Position {
         let (key, pawn_key) = self.compute_keys();
         self.key = key;
         self.pawn_key = pawn_key;
+        self.piece_keys = self.compute_piece_keys();
     }
 }

@@ -164,6 +164,12 @@ fn incremental_keys_equal_recomputed_keys() {
             "after {m:?} from {}",
             before.fen()
         );
+        assert_eq!(
+            *p.piece_keys(),
+            p.compute_piece_keys(),
+            "after {m:?} from {}",
+            before.fen()
+        );
         // The counters follow the rules.
         let resets = before.piece_at(m.from()).map(|x| x.kind()) == Some(PieceType::Pawn)
             || before.is_capture(m);
@@ -194,6 +200,7 @@ fn incremental_keys_equal_recomputed_keys() {
             let mut q = p.clone();
             q.play_null();
             assert_eq!((q.key(), q.pawn_key()), q.compute_keys());
+            assert_eq!(*q.piece_keys(), *p.piece_keys());
             assert_ne!(q.key(), p.key());
         }
     });

@@ -2,13 +2,18 @@
 //! cutoffs before, in this position's shape (butterfly), after the last one
 //! or two moves (continuation), and for captures by victim (capture history).
 //!
-//! Beside them, the pawn correction history: how far the searches' results
-//! have been from the network's static evaluation in positions of the same
-//! pawn structure (by side to move and the pawns' hash key). The network
-//! misjudges some structures the same way again and again (a blocked
-//! centre, a passed pawn far advanced); the search adds the average error
-//! back to the evaluation, so that its pruning margins start from a better
-//! guess. Stockfish, Viridithas and most engines above us keep one.
+//! Beside them, the correction histories: how far the searches' results
+//! have been from the network's static evaluation in positions that share
+//! a part with this one, by side to move: the pawn structure, each side's
+//! pieces other than pawns, the minor pieces, the major pieces, and the
+//! last move after the one two and four plies before (continuation
+//! correction). The network misjudges some of these the same way again and
+//! again (a blocked centre, a passed pawn far advanced, a piece trapped
+//! after a given exchange); the search adds the errors back to the
+//! evaluation, weighted, so that its pruning margins start from a better
+//! guess. Stockfish, Viridithas, Alexandria and most engines above us keep
+//! them. Each entry moves towards the error by a bonus that grows with the
+//! depth, with gravity, as the move histories do.
 
 use super::params::Params;
 use super::{MATE_BOUND, MAX_PLY};
@@ -24,6 +29,13 @@ pub fn gravity(entry: &mut i16, bonus: i32) {
     let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
     let e = *entry as i32;
     *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
+}
+
+/// [`gravity`] for the correction entries, bounded by [`CORR_LIMIT`].
+#[inline]
+fn corr_gravity(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    *entry = (e + bonus - e * bonus.abs() / CORR_LIMIT).clamp(-CORR_LIMIT, CORR_LIMIT) as i16;
 }
 
 /// The bonus for a move that caused a cutoff at `depth`.
@@ -67,13 +79,24 @@ pub type ContIndex = [Option<PieceTo>; 2];
 
 const CONT_SIZE: usize = 12 * 64 * 12 * 64;
 
-/// Entries of the pawn correction history, per side to move.
+/// Entries of each keyed correction history, per side to move.
 const CORR_SIZE: usize = 16_384;
-/// A correction entry holds centipawns times this, so that the slow
-/// average keeps its fractions.
-const CORR_GRAIN: i32 = 128;
-/// The weight of a new result is counted out of this many.
-const CORR_WEIGHT_SCALE: i32 = 256;
+/// Correction entries stay within +-CORR_LIMIT.
+pub const CORR_LIMIT: i32 = 1024;
+/// The correction is the weighted sum of the entries over this.
+const CORR_SCALE: i32 = 131_072;
+
+/// The keyed correction tables, in [`Histories::corr`]'s order.
+const CORR_PAWN: usize = 0;
+const CORR_NON_PAWN_WHITE: usize = 1;
+const CORR_NON_PAWN_BLACK: usize = 2;
+const CORR_MINOR: usize = 3;
+const CORR_MAJOR: usize = 4;
+const CORR_TABLES: usize = 5;
+
+/// The moves that index the continuation correction of a node: the last
+/// move, and the moves two and four plies before the node.
+pub type CorrIndex = [Option<PieceTo>; 3];
 
 pub struct Histories {
     /// Quiet moves by side, from and to square.
@@ -86,9 +109,12 @@ pub struct Histories {
     cont: Box<[i16]>,
     /// Two quiet moves per ply that caused a cutoff at that ply.
     pub killers: [[Move; 2]; MAX_PLY + 2],
-    /// The pawn correction history (module doc), by side and pawn key, in
-    /// centipawns times CORR_GRAIN.
+    /// The keyed correction histories (module doc), by table, side to
+    /// move and key.
     corr: Box<[i16]>,
+    /// The continuation correction history, by the move two (or four)
+    /// plies back and the last move.
+    cont_corr: Box<[i16]>,
 }
 
 impl Histories {
@@ -99,42 +125,79 @@ impl Histories {
             counter: [[Move::NULL; 64]; 12],
             cont: vec![0; CONT_SIZE].into_boxed_slice(),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
-            corr: vec![0; 2 * CORR_SIZE].into_boxed_slice(),
+            corr: vec![0; CORR_TABLES * 2 * CORR_SIZE].into_boxed_slice(),
+            cont_corr: vec![0; CONT_SIZE].into_boxed_slice(),
         })
     }
 
+    /// The entry of each keyed correction table for `pos`.
     #[inline]
-    fn corr_index(pos: &Position) -> usize {
-        pos.side_to_move().index() * CORR_SIZE + (pos.pawn_key() % CORR_SIZE as u64) as usize
+    fn corr_indices(pos: &Position) -> [usize; CORR_TABLES] {
+        let side = pos.side_to_move().index();
+        let k = pos.piece_keys();
+        let keys = [
+            pos.pawn_key(),
+            k.non_pawn[0],
+            k.non_pawn[1],
+            k.minor,
+            k.major,
+        ];
+        std::array::from_fn(|t| (t * 2 + side) * CORR_SIZE + (keys[t] % CORR_SIZE as u64) as usize)
     }
 
-    /// The static evaluation `raw` of `pos`, corrected by what searches of
-    /// positions with the same pawns found (never into mate scores).
+    /// The continuation correction entries of a node: the last move after
+    /// the one two plies back, and after the one four plies back.
     #[inline]
-    pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
-        let corr = i32::from(self.corr[Self::corr_index(pos)]) / CORR_GRAIN;
-        (raw + corr).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    fn cont_corr_indices(cc: &CorrIndex) -> impl Iterator<Item = usize> {
+        let last = cc[0];
+        [cc[1], cc[2]]
+            .into_iter()
+            .filter_map(move |back| Some(back?.base() + last?.piece * 64 + last?.to))
     }
 
-    /// Moves the correction of `pos`'s pawns towards `score - raw`, the
-    /// error of the raw evaluation that a search of `depth` found: a
-    /// running average, the deeper search weighing more, bounded by
-    /// `corr_max` centipawns.
+    /// The correction of `pos`'s evaluation, in centipawns: what searches
+    /// of positions that share its pawns, pieces or last moves found, each
+    /// table weighted by its `corr_*_weight`.
+    #[inline]
+    pub fn correction(&self, p: &Params, pos: &Position, cc: &CorrIndex) -> i32 {
+        let t = Self::corr_indices(pos);
+        let e = |table: usize| i32::from(self.corr[t[table]]);
+        let mut sum = p.corr_pawn_weight * e(CORR_PAWN)
+            + p.corr_non_pawn_weight * (e(CORR_NON_PAWN_WHITE) + e(CORR_NON_PAWN_BLACK))
+            + p.corr_minor_weight * e(CORR_MINOR)
+            + p.corr_major_weight * e(CORR_MAJOR);
+        for i in Self::cont_corr_indices(cc) {
+            sum += p.corr_cont_weight * i32::from(self.cont_corr[i]);
+        }
+        sum / CORR_SCALE
+    }
+
+    /// The static evaluation `raw` with `correction` added (never into the
+    /// mate scores).
+    #[inline]
+    pub fn corrected(raw: i32, correction: i32) -> i32 {
+        (raw + correction).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Moves every correction entry of `pos` towards the error that a
+    /// search of `depth` found in its corrected evaluation `static_eval`
+    /// (the search's result `score`): a bonus of the error times depth / 8,
+    /// at most a quarter of the entries' bound, with gravity.
     pub fn update_correction(
         &mut self,
-        p: &Params,
         pos: &Position,
+        cc: &CorrIndex,
         depth: i32,
-        raw: i32,
+        static_eval: i32,
         score: i32,
     ) {
-        let entry = &mut self.corr[Self::corr_index(pos)];
-        let limit = p.corr_max * CORR_GRAIN;
-        let target = ((score - raw) * CORR_GRAIN).clamp(-limit, limit);
-        let weight = (depth + 1).min(p.corr_weight_max);
-        let e = i32::from(*entry);
-        let new = (e * (CORR_WEIGHT_SCALE - weight) + target * weight) / CORR_WEIGHT_SCALE;
-        *entry = new.clamp(-limit, limit) as i16;
+        let bonus = ((score - static_eval) * depth / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
+        for i in Self::corr_indices(pos) {
+            corr_gravity(&mut self.corr[i], bonus);
+        }
+        for i in Self::cont_corr_indices(cc) {
+            corr_gravity(&mut self.cont_corr[i], bonus);
+        }
     }
 
     pub fn clear(&mut self) {
@@ -144,6 +207,7 @@ impl Histories {
         self.cont.fill(0);
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
         self.corr.fill(0);
+        self.cont_corr.fill(0);
     }
 
     #[inline]
@@ -251,41 +315,73 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_correction_history_learns_each_pawn_structure() {
-        // Its own bounds, so that a tune of the defaults doesn't move the
-        // figures below.
+    fn the_correction_histories_learn_each_part_of_the_position() {
+        // Its own weights, so that a tune of the defaults doesn't move the
+        // figures below: 1/128 of an entry per table.
         let p = Params {
-            corr_max: 64,
-            corr_weight_max: 16,
+            corr_pawn_weight: 1024,
+            corr_non_pawn_weight: 1024,
+            corr_minor_weight: 1024,
+            corr_major_weight: 1024,
+            corr_cont_weight: 1024,
             ..Params::default()
         };
+        let fen = |board: &str, side: &str| {
+            Position::from_fen(&format!("{board} {side} - - 0 1"))
+                .unwrap()
+                .0
+        };
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
-        let (white, _) = Position::from_fen(&format!("{start} w KQkq - 0 1")).unwrap();
-        let (black, _) = Position::from_fen(&format!("{start} b KQkq - 0 1")).unwrap();
+        let white = fen(start, "w");
+        let black = fen(start, "b");
+        let none: CorrIndex = [None; 3];
         let mut h = Histories::new();
-        assert_eq!(h.corrected_eval(&white, 10), 10);
-        // A search of depth 3 found 100 more than the raw 10: the target
-        // is clamped to corr_max (64 cp, 8192 in 128ths) and weighs 4/256,
-        // so the entry holds 128, one centipawn.
-        h.update_correction(&p, &white, 3, 10, 110);
-        assert_eq!(h.corrected_eval(&white, 10), 11);
-        // The other side to move keeps its own entry.
-        assert_eq!(h.corrected_eval(&black, 10), 10);
-        // Deep searches that agree drive it to its bound (16/256 each).
+        assert_eq!(h.correction(&p, &white, &none), 0);
+        // A search of depth 8 found 100 more than the evaluation: a bonus
+        // of 100 in the five keyed tables (White's and Black's pieces are
+        // two), 5 * 100 / 128 = 3 centipawns.
+        h.update_correction(&white, &none, 8, 10, 110);
+        assert_eq!(h.correction(&p, &white, &none), 3);
+        // The other side to move keeps its own entries.
+        assert_eq!(h.correction(&p, &black, &none), 0);
+        // The bonus is at most a quarter of the bound; gravity keeps the
+        // entries within it: 5 * 1024 / 128 = 40 at most.
         for _ in 0..1000 {
-            h.update_correction(&p, &white, 30, 10, 110);
+            h.update_correction(&white, &none, 30, 10, 500);
         }
-        // (The average truncates, so it stops a 128th short: 63.99 cp.)
-        assert_eq!(h.corrected_eval(&white, 10), 10 + 63);
-        // Never into the mate scores.
-        assert_eq!(h.corrected_eval(&white, MATE_BOUND - 5), MATE_BOUND - 1);
-        // ... and back: an error of -20 is learnt, to that 128th (-19.99).
-        for _ in 0..1000 {
-            h.update_correction(&p, &white, 30, 10, -10);
-        }
-        assert_eq!(h.corrected_eval(&white, 10), 10 - 19);
+        assert_eq!(h.correction(&p, &white, &none), 40);
+        // Another pawn structure, same pieces: four tables of five.
+        let pawns_moved = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", "w");
+        assert_eq!(h.correction(&p, &pawns_moved, &none), 32);
+        // Without White's queen: the pawns, Black's pieces and the minors
+        // are shared, White's pieces and the majors are not.
+        let no_queen = fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR", "w");
+        assert_eq!(h.correction(&p, &no_queen, &none), 24);
+        // The continuation tables need the last move and one before it.
+        let (a, b, c) = (
+            Some(PieceTo { piece: 1, to: 18 }),
+            Some(PieceTo { piece: 7, to: 45 }),
+            Some(PieceTo { piece: 3, to: 27 }),
+        );
         h.clear();
-        assert_eq!(h.corrected_eval(&white, 10), 10);
+        h.update_correction(&white, &[a, None, None], 8, 0, 100);
+        assert_eq!(h.correction(&p, &white, &[a, None, None]), 3);
+        h.clear();
+        h.update_correction(&white, &[a, b, c], 8, 0, 128);
+        // 128 in each of the five keyed and the two continuation entries.
+        assert_eq!(h.correction(&p, &white, &[a, b, c]), 7);
+        assert_eq!(h.correction(&p, &white, &[a, b, None]), 6);
+        assert_eq!(h.correction(&p, &white, &[None, b, c]), 5);
+        // Errors the other way pull the entries back down.
+        for _ in 0..1000 {
+            h.update_correction(&white, &[a, b, c], 30, 0, -500);
+        }
+        assert_eq!(h.correction(&p, &white, &[a, b, c]), -56);
+        // The corrected evaluation never reaches the mate scores.
+        assert_eq!(Histories::corrected(MATE_BOUND - 5, 40), MATE_BOUND - 1);
+        assert_eq!(Histories::corrected(10, -56), -46);
+        h.clear();
+        assert_eq!(h.correction(&p, &white, &[a, b, c]), 0);
     }
 
     #[test]

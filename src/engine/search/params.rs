@@ -227,11 +227,23 @@ params! {
     /// The largest malus.
     hist_malus_max: 1465, 400..=4000, step 100;
 
-    // The pawn correction history of the static evaluation.
-    /// The largest correction, in centipawns (an entry holds at most this).
-    corr_max: 60, 16..=160, step 6;
-    /// A search of depth d moves the average by (d + 1) / 256 of the way, up to this many 256ths.
-    corr_weight_max: 13, 4..=64, step 2;
+    // The correction histories of the static evaluation (history.rs): the
+    // correction is the sum of each entry (within +-1024) times its weight,
+    // over 131072.
+    /// The weight of the pawn structure's entry.
+    corr_pawn_weight: 6400, 0..=16000, step 500;
+    /// The weight of each side's entry for its pieces other than pawns.
+    corr_non_pawn_weight: 6500, 0..=16000, step 500;
+    /// The weight of the minor pieces' entry.
+    corr_minor_weight: 3600, 0..=16000, step 500;
+    /// The weight of the major pieces' entry.
+    corr_major_weight: 3600, 0..=16000, step 500;
+    /// The weight of each continuation entry (the last move after the ones two and four plies back).
+    corr_cont_weight: 6700, 0..=16000, step 500;
+    /// Reverse futility asks for this percentage of the correction's size more margin (an evaluation the searches often corrected is less sure).
+    rfp_corr_pct: 90, 0..=300, step 10;
+    /// One ply less of late-move reduction per this many centipawns of correction.
+    lmr_corr_divisor: 250, 50..=2000, step 40;
 
     // Move ordering.
     /// A quiet check is ordered first unless it loses more than this by static exchange.

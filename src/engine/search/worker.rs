@@ -1,7 +1,7 @@
 //! One search thread: iterative deepening, principal variation search and
 //! quiescence search.
 
-use super::history::{ContIndex, Histories, PieceTo, history_bonus, history_malus};
+use super::history::{ContIndex, CorrIndex, Histories, PieceTo, history_bonus, history_malus};
 use super::line::{self, Shown};
 use super::movepick::MovePicker;
 use super::params::Params;
@@ -548,6 +548,14 @@ impl Worker {
         self.nnue.evaluate(ply, pos)
     }
 
+    /// The moves that index the continuation correction at `ply`: the last
+    /// one, and those two and four plies before the node.
+    #[inline]
+    fn corr_index(&self, ply: usize) -> CorrIndex {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.moved[p]);
+        [back(1), back(2), back(4)]
+    }
+
     /// Polls the stop flag, the clock and the node limit.
     #[inline]
     fn check_stop(&mut self) -> bool {
@@ -763,12 +771,18 @@ impl Worker {
                 _ => self.evaluate(pos, ply),
             }
         };
-        // Corrected by the pawn correction history (history.rs); the
-        // table keeps the raw evaluation.
+        // Corrected by the correction histories (history.rs); the table
+        // keeps the raw evaluation.
+        let cc = self.corr_index(ply);
+        let correction = if in_check {
+            0
+        } else {
+            self.hist.correction(&self.params, pos, &cc)
+        };
         let static_eval = if in_check {
             -INFINITE
         } else {
-            self.hist.corrected_eval(pos, raw_eval)
+            Histories::corrected(raw_eval, correction)
         };
         let mut eval = static_eval;
         if let Some(h) = tt
@@ -793,7 +807,10 @@ impl Worker {
         if !PV && !in_check && !root && !singular_search {
             // Step 6. Reverse futility pruning.
             if depth <= p.rfp_max_depth
-                && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+                && eval
+                    - p.rfp_margin * (depth - i32::from(improving))
+                    - correction.abs() * p.rfp_corr_pct / 100
+                    >= beta
                 && eval < MATE_BOUND
             {
                 return eval;
@@ -1015,6 +1032,8 @@ impl Worker {
                     r -= i32::from(gives_check);
                     // Moves with a good history are reduced less.
                     r -= hist_score / self.params.lmr_history_divisor;
+                    // An evaluation the searches often corrected is less sure.
+                    r -= correction.abs() / self.params.lmr_corr_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.negamax::<false>(&child, -alpha - 1, -alpha, new_depth - r, ply + 1);
@@ -1112,7 +1131,7 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        // What the search found teaches the correction history, when it is
+        // What the search found teaches the correction histories, when it is
         // about the position's quiet value: not in check, no capture or
         // promotion as the best move, no mate or tablebase score, and a
         // bound that says which way the evaluation was wrong.
@@ -1123,7 +1142,7 @@ impl Worker {
             && !(bound == Bound::Upper && best >= static_eval)
         {
             self.hist
-                .update_correction(&self.params, pos, depth, raw_eval, best);
+                .update_correction(pos, &cc, depth, static_eval, best);
         }
         self.shared().tt.store(
             key,
@@ -1201,7 +1220,9 @@ impl Worker {
             (-INFINITE, -INFINITE)
         } else {
             let raw = self.evaluate(pos, ply);
-            (raw, self.hist.corrected_eval(pos, raw))
+            let cc = self.corr_index(ply);
+            let correction = self.hist.correction(&self.params, pos, &cc);
+            (raw, Histories::corrected(raw, correction))
         };
         if !in_check {
             best = eval;
@@ -1217,6 +1238,8 @@ impl Worker {
         let mut moves_searched = 0;
         while let Some(m) = picker.next(pos, &self.hist) {
             let mut child = pos.clone();
+            // For the continuation correction of the nodes below.
+            self.moved[ply] = PieceTo::of(pos, m);
             self.nnue.push(ply + 1, pos, m);
             child.play(m);
             self.keys.push(child.key());
