@@ -43,9 +43,10 @@
 //! 4. Tablebases: after a capture or pawn move, cut off on the bound the
 //!    tables prove (see [`crate::engine::tablebase`]).
 //! 5. Internal iterative reduction (no hash move: one ply shallower); the
-//!    static evaluation, corrected by the pawn correction history
-//!    ([`history`]), and whether it improves on two plies ago.
-//! 6. Reverse futility pruning.
+//!    static evaluation, corrected by the correction histories of the
+//!    pawns, the pieces and the last moves ([`history`]), and whether it
+//!    improves on two plies ago.
+//! 6. Reverse futility pruning (a larger correction asks a larger margin).
 //! 7. Null-move pruning, verified by a reduced search from depth 12
 //!    (zugzwang).
 //! 8. Singular extension from depth 8: when the table holds a lower or exact
@@ -66,8 +67,9 @@
 //!    adjusted by history; PVS (the first move with the full window, the
 //!    others with a null window and a re-search when they beat alpha).
 //! 10. Mate or stalemate when no move was legal; history updates; the
-//!     pawn correction history learns the error of the raw evaluation (not
-//!     in check, a quiet best move, a bound that says which way it erred);
+//!     correction histories learn the error of the corrected evaluation
+//!     (not in check, a quiet best move, a bound that says which way it
+//!     erred);
 //!     the result stored in the table (with the raw evaluation).
 //!
 //! Move ordering ([`movepick`]) is staged: the hash move before anything is
