@@ -26,16 +26,16 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// bound, so that scores stay bounded and recent results weigh more.
 #[inline]
 pub fn gravity(entry: &mut i16, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    let e = *entry as i32;
-    *entry = (e + bonus - e * bonus.abs() / HISTORY_MAX) as i16;
+    gravity_within(entry, bonus, HISTORY_MAX);
 }
 
-/// [`gravity`] for the correction entries, bounded by [`CORR_LIMIT`].
+/// [`gravity`] towards +-`limit`: an entry within the limit stays within
+/// it, for any bonus.
 #[inline]
-fn corr_gravity(entry: &mut i16, bonus: i32) {
+fn gravity_within(entry: &mut i16, bonus: i32, limit: i32) {
+    let bonus = bonus.clamp(-limit, limit);
     let e = *entry as i32;
-    *entry = (e + bonus - e * bonus.abs() / CORR_LIMIT).clamp(-CORR_LIMIT, CORR_LIMIT) as i16;
+    *entry = (e + bonus - e * bonus.abs() / limit) as i16;
 }
 
 /// The bonus for a move that caused a cutoff at `depth`.
@@ -193,10 +193,10 @@ impl Histories {
     ) {
         let bonus = ((score - static_eval) * depth / 8).clamp(-CORR_LIMIT / 4, CORR_LIMIT / 4);
         for i in Self::corr_indices(pos) {
-            corr_gravity(&mut self.corr[i], bonus);
+            gravity_within(&mut self.corr[i], bonus, CORR_LIMIT);
         }
         for i in Self::cont_corr_indices(cc) {
-            corr_gravity(&mut self.cont_corr[i], bonus);
+            gravity_within(&mut self.cont_corr[i], bonus, CORR_LIMIT);
         }
     }
 
