@@ -548,12 +548,18 @@ impl Worker {
         self.nnue.evaluate(ply, pos)
     }
 
+    /// The move played `n` plies before the node at `ply` (`None` before
+    /// the root, or for a null move).
+    #[inline]
+    fn moved_back(&self, ply: usize, n: usize) -> Option<PieceTo> {
+        ply.checked_sub(n).and_then(|p| self.moved[p])
+    }
+
     /// The moves that index the continuation correction at `ply`: the last
     /// one, and those two and four plies before the node.
     #[inline]
     fn corr_index(&self, ply: usize) -> CorrIndex {
-        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.moved[p]);
-        [back(1), back(2), back(4)]
+        [1, 2, 4].map(|n| self.moved_back(ply, n))
     }
 
     /// Polls the stop flag, the clock and the node limit.
@@ -917,10 +923,7 @@ impl Worker {
         let mut moves_searched = 0;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut noisy_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
-        let conts: ContIndex = [
-            ply.checked_sub(1).and_then(|p| self.moved[p]),
-            ply.checked_sub(2).and_then(|p| self.moved[p]),
-        ];
+        let conts: ContIndex = [self.moved_back(ply, 1), self.moved_back(ply, 2)];
         let counter = self.hist.counter_move(conts[0]);
         let mut picker = MovePicker::new(
             pos,
