@@ -155,6 +155,27 @@ impl Histories {
             .filter_map(move |back| Some(back?.base() + last?.piece * 64 + last?.to))
     }
 
+    /// Hints the CPU to fetch the correction entries of `pos` (its
+    /// continuation ones by `cc`), right after the move that reaches it is
+    /// made, as the table's bucket is fetched: `correction` reads them
+    /// later, and the continuation table is bigger than L2.
+    #[inline(always)]
+    pub fn prefetch_correction(&self, pos: &Position, cc: &CorrIndex) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // Every index is in bounds by construction of its function.
+            for i in Self::corr_indices(pos) {
+                unsafe { _mm_prefetch(self.corr.as_ptr().add(i) as *const i8, _MM_HINT_T0) };
+            }
+            for i in Self::cont_corr_indices(cc) {
+                unsafe { _mm_prefetch(self.cont_corr.as_ptr().add(i) as *const i8, _MM_HINT_T0) };
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (pos, cc);
+    }
+
     /// The correction of `pos`'s evaluation, in centipawns: what searches
     /// of positions that share its pawns, pieces or last moves found, each
     /// table weighted by its `corr_*_weight`.

@@ -83,7 +83,8 @@
 //! buckets of four entries, lock-free (an entry is stored as `key ^ data`
 //! and `data`, so a torn entry is never trusted), with ages and
 //! depth-and-age replacement; mate scores are stored relative to the node;
-//! the bucket is prefetched before a move is made.
+//! the bucket of a child, and its correction-history entries, are
+//! prefetched as soon as the move to it is made (in quiescence too).
 //!
 //! Lazy SMP: helper threads search the same position, share the table and
 //! keep their own histories; the move of the thread with the deepest

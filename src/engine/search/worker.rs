@@ -1006,6 +1006,8 @@ impl Worker {
             self.nnue.push(ply + 1, pos, m);
             child.play(m);
             self.shared().tt.prefetch(child.key());
+            self.hist
+                .prefetch_correction(&child, &self.corr_index(ply + 1));
             self.keys.push(child.key());
             let gives_check = child.in_check();
             // Check extension: look one ply further when the move gives
@@ -1245,6 +1247,9 @@ impl Worker {
             self.moved[ply] = PieceTo::of(pos, m);
             self.nnue.push(ply + 1, pos, m);
             child.play(m);
+            self.shared().tt.prefetch(child.key());
+            self.hist
+                .prefetch_correction(&child, &self.corr_index(ply + 1));
             self.keys.push(child.key());
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
