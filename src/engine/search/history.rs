@@ -156,24 +156,16 @@ impl Histories {
     }
 
     /// Hints the CPU to fetch the correction entries of `pos` (its
-    /// continuation ones by `cc`), right after the move that reaches it is
-    /// made, as the table's bucket is fetched: `correction` reads them
-    /// later, and the continuation table is bigger than L2.
+    /// continuation ones by `cc`), which `correction` reads later: the
+    /// continuation table is bigger than L2.
     #[inline(always)]
     pub fn prefetch_correction(&self, pos: &Position, cc: &CorrIndex) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            // Every index is in bounds by construction of its function.
-            for i in Self::corr_indices(pos) {
-                unsafe { _mm_prefetch(self.corr.as_ptr().add(i) as *const i8, _MM_HINT_T0) };
-            }
-            for i in Self::cont_corr_indices(cc) {
-                unsafe { _mm_prefetch(self.cont_corr.as_ptr().add(i) as *const i8, _MM_HINT_T0) };
-            }
+        for i in Self::corr_indices(pos) {
+            super::prefetch(&self.corr[i]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (pos, cc);
+        for i in Self::cont_corr_indices(cc) {
+            super::prefetch(&self.cont_corr[i]);
+        }
     }
 
     /// The correction of `pos`'s evaluation, in centipawns: what searches

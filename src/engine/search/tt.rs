@@ -201,13 +201,7 @@ impl TranspositionTable {
     /// Hints the CPU to fetch the bucket of `key` (before the move is made).
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch(self.bucket(key) as *const Bucket as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::prefetch(self.bucket(key));
     }
 
     /// Starts a new search: older entries become preferred for replacement.

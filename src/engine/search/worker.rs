@@ -562,6 +562,14 @@ impl Worker {
         [1, 2, 4].map(|n| self.moved_back(ply, n))
     }
 
+    /// Hints the CPU to fetch what the node of `child` at `ply` reads
+    /// first: its table bucket and its correction entries.
+    #[inline(always)]
+    fn prefetch_child(&self, child: &Position, ply: usize) {
+        self.shared().tt.prefetch(child.key());
+        self.hist.prefetch_correction(child, &self.corr_index(ply));
+    }
+
     /// Polls the stop flag, the clock and the node limit.
     #[inline]
     fn check_stop(&mut self) -> bool {
@@ -1005,9 +1013,7 @@ impl Worker {
             self.moved[ply] = PieceTo::of(pos, m);
             self.nnue.push(ply + 1, pos, m);
             child.play(m);
-            self.shared().tt.prefetch(child.key());
-            self.hist
-                .prefetch_correction(&child, &self.corr_index(ply + 1));
+            self.prefetch_child(&child, ply + 1);
             self.keys.push(child.key());
             let gives_check = child.in_check();
             // Check extension: look one ply further when the move gives
@@ -1247,9 +1253,7 @@ impl Worker {
             self.moved[ply] = PieceTo::of(pos, m);
             self.nnue.push(ply + 1, pos, m);
             child.play(m);
-            self.shared().tt.prefetch(child.key());
-            self.hist
-                .prefetch_correction(&child, &self.corr_index(ply + 1));
+            self.prefetch_child(&child, ply + 1);
             self.keys.push(child.key());
             let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
             self.keys.pop();
