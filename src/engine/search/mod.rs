@@ -335,9 +335,6 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// Nodes per second for `nodes` searched in `ms` milliseconds (at least
-/// one). In u128 and saturating: `nodes * 1000` overflows u64 past 1.8e16
-/// nodes, which long runs of fast machines with many threads approach.
 /// Hints the CPU to fetch the cache line that holds `r`, which the search
 /// reads a little later (the table's bucket and the correction entries of
 /// a node, as soon as the move to it is made).
@@ -353,6 +350,9 @@ pub(crate) fn prefetch<T>(r: &T) {
     let _ = r;
 }
 
+/// Nodes per second for `nodes` searched in `ms` milliseconds (at least
+/// one). In u128 and saturating: `nodes * 1000` overflows u64 past 1.8e16
+/// nodes, which long runs of fast machines with many threads approach.
 pub fn nps(nodes: u64, ms: u64) -> u64 {
     let per_s = u128::from(nodes) * 1000 / u128::from(ms.max(1));
     u64::try_from(per_s).unwrap_or(u64::MAX)
